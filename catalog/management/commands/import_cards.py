@@ -1,0 +1,32 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from catalog.importer import ImportFileError, ImportRejected, import_rows, read_file
+
+
+class Command(BaseCommand):
+    help = (
+        "Import cards from a CSV or JSON file (columns in README.md). Every row is checked "
+        "first; all rows are applied in one transaction or none."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="path to a .csv or .json file")
+        parser.add_argument(
+            "--replace-sample",
+            action="store_true",
+            help="remove the sample cards of every set the file covers",
+        )
+
+    def handle(self, *args, **options):
+        try:
+            rows = read_file(options["file"])
+            report = import_rows(rows, replace_sample=options["replace_sample"])
+        except ImportFileError as exc:
+            raise CommandError(str(exc)) from None
+        except ImportRejected as exc:
+            for problem in exc.problems:
+                self.stderr.write(str(problem))
+            raise CommandError(
+                f"{len(exc.problems)} problem(s) found; nothing was imported."
+            ) from None
+        self.stdout.write(f"Imported {options['file']}: {report}.")

@@ -1,0 +1,205 @@
+"""What exists in the game: sets, their products, the clubs, and the cards.
+
+The database holds every invariant it can (unique set numbers, non-negative stats, goalkeeper
+if and only if position GK, events without position or stats), so an importer bug or a manual
+edit cannot store a card the engine would misread.
+"""
+
+import unicodedata
+
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+
+def normalize_text(text: str) -> str:
+    """Return text folded for search: NFKC (full-width → half-width) and case-folded."""
+    return unicodedata.normalize("NFKC", text or "").casefold()
+
+
+def short_grams(text: str) -> list[str]:
+    """Return the distinct 1- and 2-character substrings of a normalised text, sorted.
+
+    They back the index for 1–2 character queries, which trigram indexes cannot serve
+    (see docs/performance.md).
+    """
+    grams = set()
+    for word in text.split():
+        grams.update(word)
+        grams.update(word[i : i + 2] for i in range(len(word) - 1))
+    return sorted(grams)
+
+
+class CardSet(models.Model):
+    class Kind(models.TextChoices):
+        PREBUILT = "prebuilt", _("Championship deck (prebuilt)")
+        EXPANSION = "expansion", _("Expansion")
+
+    code = models.CharField(max_length=4, primary_key=True)
+    name = models.CharField(max_length=100)
+    name_ja = models.CharField(max_length=100)
+    released = models.DateField(help_text="First day of the release month.")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    kinds_count = models.PositiveSmallIntegerField(
+        help_text="Number of card kinds (expansions) or of prebuilt decks (championship decks)."
+    )
+    display_order = models.PositiveSmallIntegerField(unique=True)
+
+    class Meta:
+        ordering = ["display_order"]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:set-detail", args=[self.code])
+
+    @property
+    def display_name(self) -> str:
+        return self.name_ja if get_language() == "ja" else self.name
+
+    @property
+    def kinds_label(self) -> str:
+        if self.kind == self.Kind.PREBUILT:
+            return _("%(n)d decks") % {"n": self.kinds_count}
+        return _("%(n)d cards") % {"n": self.kinds_count}
+
+
+class Product(models.Model):
+    class Kind(models.TextChoices):
+        PREBUILT_STARTER = "prebuilt_starter", _("Prebuilt starter")
+        STARTER = "starter", _("Starter")
+        BOOSTER = "booster", _("Booster")
+
+    card_set = models.ForeignKey(CardSet, on_delete=models.CASCADE, related_name="products")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    cards_per_product = models.PositiveSmallIntegerField()
+    price_yen = models.PositiveIntegerField()
+    notes = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["card_set__display_order", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["card_set", "kind"], name="product_unique_kind_per_set")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card_set_id} {self.get_kind_display()}"
+
+
+class Team(models.Model):
+    code = models.SlugField(max_length=40, primary_key=True)
+    name = models.CharField(max_length=100)
+    name_ja = models.CharField(max_length=100)
+    is_national = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["is_national", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def display_name(self) -> str:
+        return self.name_ja if get_language() == "ja" else self.name
+
+
+class Card(models.Model):
+    class Kind(models.TextChoices):
+        PLAYER = "player", _("Player")
+        GOALKEEPER = "goalkeeper", _("Goalkeeper")
+        EVENT = "event", _("Event")
+
+    class Position(models.TextChoices):
+        FW = "FW", "FW"
+        MF = "MF", "MF"
+        DF = "DF", "DF"
+        GK = "GK", "GK"
+
+    id = models.CharField(max_length=10, primary_key=True)  # "<set code>-<3-digit number>"
+    card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="cards")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=100)
+    name_ja = models.CharField(max_length=100, blank=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    position = models.CharField(max_length=2, choices=Position.choices, blank=True)
+    person = models.CharField(
+        max_length=100, blank=True, help_text="R-DECK-3: the same person in two sets is one person."
+    )
+    team = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="cards", null=True, blank=True
+    )
+    shoot = models.SmallIntegerField(default=0)
+    keep = models.SmallIntegerField(default=0)
+    defense = models.SmallIntegerField(default=0)
+    effect = models.CharField(max_length=200, blank=True)
+    rarity = models.CharField(max_length=10, blank=True)
+    is_sample = models.BooleanField(default=False)
+    search_text = models.TextField(editable=False, default="")
+    search_grams = models.JSONField(editable=False, default=list)
+
+    class Meta:
+        ordering = ["card_set__display_order", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["card_set", "number"], name="card_unique_set_number"),
+            models.CheckConstraint(
+                condition=Q(shoot__gte=0) & Q(keep__gte=0) & Q(defense__gte=0),
+                name="card_stats_non_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1) & Q(number__lte=999), name="card_number_range"
+            ),
+            models.CheckConstraint(
+                condition=(Q(kind="goalkeeper") & Q(position="GK"))
+                | (~Q(kind="goalkeeper") & ~Q(position="GK")),
+                name="card_goalkeeper_iff_gk",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="player") | Q(position__in=["FW", "MF", "DF"]),
+                name="card_player_has_field_position",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="event")
+                | (Q(position="") & Q(shoot=0) & Q(keep=0) & Q(defense=0)),
+                name="card_event_has_no_position_or_stats",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="event") | Q(effect=""), name="card_only_events_have_effects"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="event") | ~Q(person=""), name="card_player_has_person"
+            ),
+        ]
+        # The PostgreSQL-only search indexes (trigram and short grams) are created by
+        # migration 0002, which skips them on SQLite.
+        indexes = [
+            models.Index(fields=["kind", "position"], name="card_kind_position"),
+            models.Index(fields=["person"], name="card_person"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.id} {self.name}"
+
+    def save(self, *args, **kwargs):
+        self.refresh_search_fields()
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:card-detail", args=[self.id])
+
+    @staticmethod
+    def make_id(set_code: str, number: int) -> str:
+        return f"{set_code}-{number:03d}"
+
+    @property
+    def display_name(self) -> str:
+        if get_language() == "ja" and self.name_ja:
+            return self.name_ja
+        return self.name
+
+    def refresh_search_fields(self) -> None:
+        """Recompute the denormalised search columns from the names and person."""
+        self.search_text = normalize_text(" ".join([self.name, self.name_ja, self.person]))
+        self.search_grams = short_grams(self.search_text)

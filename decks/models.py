@@ -1,0 +1,1 @@
+"""Decks a user owns (see issue #3)."""

@@ -1,0 +1,39 @@
+"""A person searches the catalog in headless Chromium and reads the results page."""
+
+import os
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+from catalog.models import Card
+from catalog.services import catalog_load
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_searching_in_the_browser_shows_matching_cards(live_server, browser, screenshot_dir):
+    catalog_load()
+    browser.get(live_server.url + "/cards/")
+    box = browser.find_element(By.NAME, "q")
+    box.send_keys("pos:FW shoot>=8 order:-shoot", Keys.ENTER)
+    wait = WebDriverWait(browser, 10)
+    count = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#results .result-count")))
+    expected = Card.objects.filter(position="FW", shoot__gte=8).count()
+    assert count.text.startswith(f"{expected} cards")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#results table.cards tbody tr")
+    assert len(rows) == min(expected, 60)
+    shoots = [int(r.find_elements(By.CSS_SELECTOR, "td.num")[0].text) for r in rows]
+    assert shoots == sorted(shoots, reverse=True) and min(shoots) >= 8
+    assert all(r.find_element(By.CSS_SELECTOR, ".kind").text == "FW" for r in rows)
+    assert all(r.find_elements(By.CSS_SELECTOR, ".badge.sample") for r in rows)
+    assert "q=pos%3AFW" in browser.current_url  # htmx pushed the query into the address bar
+    browser.save_screenshot(os.path.join(screenshot_dir, "search-results.png"))
+
+    box = browser.find_element(By.NAME, "q")
+    box.clear()
+    box.send_keys("(pos:FW", Keys.ENTER)
+    error = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#results .error")))
+    assert "column" in error.text
