@@ -166,7 +166,6 @@ class Token:
     value_position: int = 0
 
 
-OPERATORS = ("!=", "<=", ">=", ":", "=", "<", ">")
 QUOTES = {'"': '"“”', "“": '"“”', "”": '"“”', "「": "」", "『": "』"}
 
 
@@ -661,7 +660,6 @@ class _Parser:
         self.count_term(token)
         column = NUMBER_COLUMNS[name]
         value = unicodedata.normalize("NFKC", token.value).strip().lower()
-        label = "year" if name == "year" else name
         if name in STAT_FIELDS.values() and value in STAT_FIELDS:
             other: F | int = F(STAT_FIELDS[value])
             shown = STAT_FIELDS[value]
@@ -676,12 +674,14 @@ class _Parser:
             q = ~Q(**{column: other})
         else:
             q = Q(**{f"{column}__{LOOKUPS[token.op]}": other})
-        return Match(q, f"{label} {symbol} {shown}", f"{label} {OPPOSITE[symbol]} {shown}")
+        return Match(q, f"{name} {symbol} {shown}", f"{name} {OPPOSITE[symbol]} {shown}")
 
     # --- ordering
 
     def sort_term(self, token: Token) -> None:
         name = FIELD_ALIASES[token.field]
+        if not token.value.strip():
+            raise QuerySyntaxError(f'"{token.field}" needs a value', token.value_position)
         if token.op not in (":", "="):
             raise QuerySyntaxError(
                 f'"{token.field}" cannot be compared with "{token.op}"',
