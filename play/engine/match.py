@@ -1,0 +1,947 @@
+"""One Eleven Stars match as a state machine, in the manner of OpenSpiel.
+
+`Match.new` shuffles, tosses the coin and runs every automatic step (draws, kicks that need
+no choice, judgments, discards, the PK shootout) until a side must decide. A decision is a
+typed action (`actions.py`); `legal_actions()` lists them, `apply_action()` takes one and runs
+on to the next decision. All chance comes from one seeded `Chance`, in a fixed order, so a
+match is a pure function of its decks, options, seed and the actions applied.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import product
+from typing import NamedTuple
+
+from play.engine.actions import (
+    GOAL_KICK_ZONES,
+    Action,
+    ChooseGoalKick,
+    ChooseShot,
+    HalftimeSwaps,
+    PlayCards,
+)
+from play.engine.cards import SIDES, Card, Side, other
+from play.engine.chance import Chance
+from play.engine.effects import compile_effect
+from play.engine.legality import Problem, deck_problems
+from play.engine.options import (
+    DEFAULT_OPTIONS,
+    GOAL_KICK_DRAW,
+    HAND_SIZE,
+    MAX_PLAYER_CARDS_PER_TURN,
+    SHOT_DRAW,
+    TIMINGS_PER_SIDE,
+    Options,
+    rules_object,
+)
+from play.engine.pk import pk_shootout
+
+# R-FIELD-1: zones 0..4 from A's goal to B's goal.
+PENALTY_ZONE = {"A": 0, "B": 4}
+MIDDLE_ZONE = {"A": 1, "B": 3}
+CENTER_ZONE = 2
+TOWARD = {"A": -1, "B": 1}  # one zone in the direction of an arrow naming this side's goal
+LAST_TIMING = 2 * TIMINGS_PER_SIDE
+
+# What the match is waiting for.
+HALFTIME = "halftime_swaps"
+GOAL_KICK = "goal_kick"
+SHOT = "shot"
+PLAY = "play_cards"
+
+
+class IllegalDeck(ValueError):
+    """A side's deck breaks a construction rule; `problems` lists every broken rule."""
+
+    def __init__(self, side: Side, problems: list[Problem]) -> None:
+        self.side = side
+        self.problems = problems
+        super().__init__(
+            f"Side {side}'s deck is not legal: " + " ".join(p.message for p in problems)
+        )
+
+
+class IllegalAction(ValueError):
+    """An action the match does not accept now; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class SideDeck:
+    """What one side brings to a match: its 60 deck cards (one entry per copy) and the rest."""
+
+    name: str
+    cards: tuple[Card, ...]
+    goalkeeper: Card
+    pk_goalkeeper: Card | None = None
+    bench: tuple[Card, ...] = ()
+    policy: str = "human"
+
+    def problems(self) -> list[Problem]:
+        """Return the deck's construction problems (R-DECK-1..5, R-PK-1)."""
+        return deck_problems(
+            deck=[(card, 1) for card in self.cards],
+            bench=[(card, 1) for card in self.bench],
+            goalkeeper=self.goalkeeper,
+            pk_goalkeeper=self.pk_goalkeeper,
+        )
+
+    @property
+    def shootout_goalkeeper(self) -> Card:
+        """Return the goalkeeper for a shootout."""
+        return self.pk_goalkeeper or self.goalkeeper  # R-PK-1
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """How a match ended."""
+
+    goals: dict[str, int]
+    pk: dict[str, int] | None
+    winner: Side
+    decided_by: str  # "goals", "pk" or "coin_toss"
+
+    def to_dict(self) -> dict:
+        """Return the log's `result` object."""
+        return {
+            "goals": dict(self.goals),
+            "pk": dict(self.pk) if self.pk is not None else None,
+            "winner": self.winner,
+            "decided_by": self.decided_by,
+        }
+
+
+class Ball(NamedTuple):
+    zone: int
+    arrow: Side  # the side whose goal the ball is heading to (R-FIELD-2)
+
+
+class Totals(NamedTuple):
+    keep: int
+    shoot: int
+    defense: int
+
+
+@dataclass(slots=True)
+class MatchStats:
+    """Counters for batch simulations, kept whether or not the match writes a log."""
+
+    goals_by_half: dict[str, list[int]] = field(default_factory=lambda: {"A": [0, 0], "B": [0, 0]})
+    shots: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    corner_kicks: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    back_passes: dict[str, int] = field(default_factory=lambda: {"A": 0, "B": 0})
+    turns_by_half: list[int] = field(default_factory=lambda: [0, 0])
+    deck_out: list[Side | None] = field(default_factory=lambda: [None, None])
+
+
+class _SideState:
+    """The mutable cards of one side. `deck` keeps its top card last, for cheap draws."""
+
+    __slots__ = (
+        "side",
+        "owned",
+        "deck",
+        "hand",
+        "discard",
+        "in_play",
+        "bench",
+        "goalkeeper",
+        "pk_goalkeeper",
+        "player_cards",
+        "keep",
+        "shoot",
+        "defense",
+        "swaps",
+    )
+
+    def __init__(self, side: Side, deck: SideDeck) -> None:
+        self.side = side
+        self.owned = list(deck.cards)  # the 60 cards, wherever they are
+        self.deck: list[Card] = []
+        self.hand: list[Card] = []
+        self.discard: list[Card] = []
+        self.in_play: list[Card] = []
+        self.bench = list(deck.bench)
+        self.goalkeeper = deck.goalkeeper
+        self.pk_goalkeeper = deck.shootout_goalkeeper
+        self.player_cards = 0
+        self.keep = self.shoot = self.defense = 0
+        self.swaps: tuple[tuple[str, str], ...] = ()
+
+
+def _ids(cards: list[Card]) -> list[str]:
+    return [card.id for card in cards]
+
+
+def _top_first(deck: list[Card]) -> list[str]:
+    return [card.id for card in reversed(deck)]
+
+
+def _sub_multisets(counts: list[tuple[str, int]], limit: int) -> list[tuple[str, ...]]:
+    """Return every sub-multiset of the counted ids with at most `limit` members."""
+    result: list[tuple[str, ...]] = [()]
+    for card_id, count in counts:
+        result = [
+            chosen + (card_id,) * n
+            for chosen in result
+            for n in range(min(count, limit - len(chosen)) + 1)
+        ]
+    return result
+
+
+class Match:
+    """The state of one match; see the module docstring."""
+
+    def __init__(
+        self,
+        side_a: SideDeck,
+        side_b: SideDeck,
+        *,
+        seed: int,
+        options: Options = DEFAULT_OPTIONS,
+        chance: Chance | None = None,
+        record_log: bool = True,
+    ) -> None:
+        for side, deck in zip(SIDES, (side_a, side_b), strict=True):
+            problems = deck.problems()
+            if problems:
+                raise IllegalDeck(side, problems)
+        self.options = options
+        self.seed = seed
+        self.side_decks: dict[str, SideDeck] = {"A": side_a, "B": side_b}
+        self.cards = self._card_table(side_a, side_b)
+        self._chance = chance if chance is not None else Chance(seed)
+        self._s = {"A": _SideState("A", side_a), "B": _SideState("B", side_b)}
+        self._events: list[dict] | None = [] if record_log else None
+        self.history: list[Action] = []
+        self.stats = MatchStats()
+        self.result: MatchResult | None = None
+        self.half = 1
+        self.turn = 0
+        self.offense: Side = "A"
+        self.pending: str | None = "kickoff"
+        self.ball_zone: int | None = None
+        self.ball_arrow: Side | None = None
+        self.score = {"A": 0, "B": 0}
+        self.timing = 0
+        self.shot = False
+        self.decision: str | None = None
+        self.actor: Side | None = None
+        self._back_passes = 0
+        self._deck_out_side: Side | None = None
+        for state in self._s.values():  # chance 1 and 2: A's deck, then B's
+            state.deck = self._chance.shuffle(state.owned)[::-1]
+        self._initial_decks = {side: _top_first(self._s[side].deck) for side in SIDES}
+        self._first_kickoff = self._chance.coin_toss()  # chance 3, R-MATCH-4
+        self._start_half(1, self._first_kickoff)
+
+    @classmethod
+    def new(
+        cls,
+        side_a: SideDeck,
+        side_b: SideDeck,
+        *,
+        seed: int,
+        options: Options = DEFAULT_OPTIONS,
+        chance: Chance | None = None,
+        record_log: bool = True,
+    ) -> Match:
+        """Start a match; raise IllegalDeck if either deck breaks a construction rule.
+
+        `chance` replaces the seeded source of shuffles and coin tosses (tests stack decks
+        with it); `record_log=False` skips the log for fast batch simulation.
+        """
+        return cls(side_a, side_b, seed=seed, options=options, chance=chance, record_log=record_log)
+
+    @staticmethod
+    def _card_table(*decks: SideDeck) -> dict[str, Card]:
+        table: dict[str, Card] = {}
+        for deck in decks:
+            pk = (deck.pk_goalkeeper,) if deck.pk_goalkeeper else ()
+            for card in (*deck.cards, *deck.bench, deck.goalkeeper, *pk):
+                known = table.setdefault(card.id, card)
+                if known != card:
+                    raise ValueError(f"Card id {card.id} is given two different definitions.")
+        return dict(sorted(table.items()))
+
+    # ----- reading the state -------------------------------------------------------------
+
+    def current_side(self) -> Side | None:
+        """Return the side that must decide now, or None when the match is over."""
+        return self.actor if self.decision is not None else None
+
+    def is_terminal(self) -> bool:
+        """Return whether the match is over."""
+        return self.result is not None
+
+    @property
+    def defense(self) -> Side:
+        return other(self.offense)
+
+    @property
+    def ball(self) -> Ball | None:
+        """Return the ball's zone and arrow, or None before a half's kick-off."""
+        if self.ball_zone is None:
+            return None
+        return Ball(self.ball_zone, self.ball_arrow)
+
+    def hand(self, side: Side) -> tuple[Card, ...]:
+        return tuple(self._s[side].hand)
+
+    def in_play(self, side: Side) -> tuple[Card, ...]:
+        """Return the cards the side has used this turn."""
+        return tuple(self._s[side].in_play)
+
+    def deck_count(self, side: Side) -> int:
+        return len(self._s[side].deck)
+
+    def discard_count(self, side: Side) -> int:
+        return len(self._s[side].discard)
+
+    def discard(self, side: Side) -> tuple[Card, ...]:
+        return tuple(self._s[side].discard)
+
+    def bench(self, side: Side) -> tuple[Card, ...]:
+        return tuple(self._s[side].bench)
+
+    def owned_cards(self, side: Side) -> tuple[Card, ...]:
+        """Return the side's 60 deck cards, wherever they are now."""
+        return tuple(self._s[side].owned)
+
+    def goalkeeper(self, side: Side) -> Card:
+        return self._s[side].goalkeeper
+
+    def totals(self, side: Side) -> Totals:
+        """Return the side's keep, shoot and defense totals in this play phase."""
+        state = self._s[side]
+        return Totals(state.keep, state.shoot, state.defense)
+
+    def player_cards_used(self, side: Side) -> int:
+        """Return how many player cards the side has used this turn (R-PLAY-2)."""
+        return self._s[side].player_cards
+
+    def back_passes_in_a_row(self) -> int:
+        return self._back_passes
+
+    def snapshot(self, viewer: Side | None = None) -> dict:
+        """Return a JSON-ready view of the state; `viewer` sees only its own hand's cards."""
+        sides = {}
+        for side in SIDES:
+            state = self._s[side]
+            shown = viewer is None or viewer == side
+            sides[side] = {
+                "hand": _ids(state.hand) if shown else None,
+                "hand_count": len(state.hand),
+                "deck_count": len(state.deck),
+                "discard_count": len(state.discard),
+                "in_play": _ids(state.in_play),
+                "player_cards_used": state.player_cards,
+                "totals": {"keep": state.keep, "shoot": state.shoot, "defense": state.defense},
+                "goalkeeper": state.goalkeeper.id,
+                "pk_goalkeeper": state.pk_goalkeeper.id,
+            }
+        ball = self.ball
+        return {
+            "half": self.half,
+            "turn": self.turn,
+            "offense": self.offense,
+            "pending": self.pending,
+            "ball": None if ball is None else {"zone": ball.zone, "arrow": ball.arrow},
+            "shot": self.shot,
+            "timing": self.timing,
+            "score": dict(self.score),
+            "decision": self.decision,
+            "actor": self.current_side(),
+            "sides": sides,
+            "result": self.result.to_dict() if self.result else None,
+        }
+
+    # ----- decisions ---------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Return the actions the deciding side may take (all of them, in a fixed order)."""
+        side = self.actor
+        if self.decision == PLAY:
+            return self._play_options(side)
+        if self.decision == SHOT:
+            return [ChooseShot(side, True), ChooseShot(side, False)]
+        if self.decision == GOAL_KICK:
+            return [ChooseGoalKick(side, zone) for zone in GOAL_KICK_ZONES]
+        if self.decision == HALFTIME:
+            return self._swap_options(side)
+        return []
+
+    def is_legal(self, action: Action) -> bool:
+        """Return whether `action` may be applied now."""
+        return self._why_illegal(action) is None
+
+    def apply_action(self, action: Action) -> None:
+        """Apply the deciding side's action and run on to the next decision."""
+        problem = self._why_illegal(action)
+        if problem is not None:
+            raise IllegalAction(problem)
+        self.history.append(action)
+        kind = type(action)
+        if kind is PlayCards:
+            self._play_timing(action.side, action.card_ids)
+        elif kind is ChooseShot:
+            if action.shoot:
+                self._shoot()
+            else:
+                self._back_pass()
+        elif kind is ChooseGoalKick:
+            self._goal_kick(action.zone)
+        else:
+            self._halftime_choice(action.side, action.swaps)
+
+    def _why_illegal(self, action: Action) -> str | None:
+        if self.decision is None:
+            return "The match is over."
+        expected = _ACTION_FOR[self.decision]
+        if type(action) is not expected:
+            return f"Side {self.actor} must now send {expected.__name__}, not {action!r}."
+        if action.side != self.actor:
+            return f"It is side {self.actor}'s decision, not side {action.side}'s."
+        if expected is PlayCards:
+            return self._play_problem(action.side, action.card_ids)
+        if expected is ChooseGoalKick:
+            if action.zone not in GOAL_KICK_ZONES:
+                return f"A goal kick goes to one of {', '.join(GOAL_KICK_ZONES)}."
+            return None
+        if expected is ChooseShot:
+            return None if isinstance(action.shoot, bool) else "'shoot' must be True or False."
+        return self._swaps_problem(action.side, action.swaps)
+
+    def _play_problem(self, side: Side, card_ids: tuple[str, ...]) -> str | None:
+        if not card_ids:
+            return None
+        state = self._s[side]
+        hand = [card.id for card in state.hand]
+        players = 0
+        for card_id in card_ids:
+            try:
+                hand.remove(card_id)
+            except ValueError:
+                return f"{card_id} is not in side {side}'s hand (or not that many copies)."
+            if self.cards[card_id].kind == "player":
+                players += 1
+        if state.player_cards + players > MAX_PLAYER_CARDS_PER_TURN:  # R-PLAY-2
+            return (
+                f"Side {side} would use {state.player_cards + players} player cards this turn; "
+                f"at most {MAX_PLAYER_CARDS_PER_TURN} are allowed."
+            )
+        return None
+
+    def _play_options(self, side: Side) -> list[Action]:
+        state = self._s[side]
+        players = Counter(card.id for card in state.hand if card.kind == "player")
+        events = Counter(card.id for card in state.hand if card.kind != "player")
+        budget = MAX_PLAYER_CARDS_PER_TURN - state.player_cards
+        player_sets = _sub_multisets(sorted(players.items()), budget)
+        event_sets = _sub_multisets(sorted(events.items()), len(state.hand))
+        return [PlayCards(side, p + e) for p, e in product(player_sets, event_sets)]
+
+    def _swap_pool(self, state: _SideState) -> list[Card]:
+        """Return the cards a side may swap out at halftime."""
+        if self.options.halftime_keep_hands:
+            return state.deck + state.discard + state.in_play
+        return list(state.owned)
+
+    def _swaps_problem(self, side: Side, swaps: tuple[tuple[str, str], ...]) -> str | None:
+        if not swaps:
+            return None
+        state = self._s[side]
+        pool = Counter(card.id for card in self._swap_pool(state))
+        bench = Counter(card.id for card in state.bench)
+        for out, into in swaps:
+            if pool[out] < 1:
+                where = "outside the kept hand" if self.options.halftime_keep_hands else ""
+                return f"{out} is not in side {side}'s deck {where}(or not that many copies)."
+            if bench[into] < 1:
+                return f"{into} is not on side {side}'s bench (or not that many copies)."
+            pool[out] -= 1
+            bench[into] -= 1
+        deck, bench_after = self._after_swaps(state, swaps)
+        problems = deck_problems(
+            deck=[(card, 1) for card in deck],
+            bench=[(card, 1) for card in bench_after],
+            goalkeeper=state.goalkeeper,
+            pk_goalkeeper=self.side_decks[side].pk_goalkeeper,
+        )
+        if problems:  # R-MATCH-5: the deck must stay legal
+            return "After these swaps: " + " ".join(p.message for p in problems)
+        return None
+
+    def _swap_options(self, side: Side) -> list[Action]:
+        state = self._s[side]
+        outs = sorted({card.id for card in self._swap_pool(state)})
+        ins = sorted({card.id for card in state.bench if card.kind != "goalkeeper"})
+        options: list[Action] = [HalftimeSwaps(side, ())]
+        for out, into in product(outs, ins):
+            if out != into and self._swaps_problem(side, ((out, into),)) is None:
+                options.append(HalftimeSwaps(side, ((out, into),)))
+        return options
+
+    def _after_swaps(
+        self, state: _SideState, swaps: tuple[tuple[str, str], ...]
+    ) -> tuple[list[Card], list[Card]]:
+        """Return the side's 60 cards and bench after one-for-one swaps."""
+        deck = list(state.owned)
+        bench = list(state.bench)
+        for out, into in swaps:
+            out_card = self.cards[out]
+            in_card = self.cards[into]
+            deck.remove(out_card)
+            deck.append(in_card)
+            bench.remove(in_card)
+            bench.append(out_card)
+        return deck, bench
+
+    # ----- the flow of play --------------------------------------------------------------
+
+    def _decide(self, decision: str, side: Side) -> None:
+        self.decision = decision
+        self.actor = side
+
+    def _start_half(self, half: int, kickoff: Side) -> None:
+        self.half = half
+        self.turn = 0
+        self.offense = kickoff  # R-MATCH-4
+        self.pending = "kickoff"
+        self.ball_zone = self.ball_arrow = None
+        self._back_passes = 0
+        if self._events is not None:
+            self._events.append(
+                {
+                    "type": "half_start",
+                    "half": half,
+                    "kickoff": kickoff,
+                    "decks": {side: _top_first(self._s[side].deck) for side in SIDES},
+                }
+            )
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        self.turn += 1
+        self.stats.turns_by_half[self.half - 1] += 1
+        offense = self._s[self.offense]
+        defense = self._s[other(self.offense)]
+        for state in (offense, defense):
+            state.player_cards = state.keep = state.shoot = state.defense = 0
+        self.timing = 0
+        self.shot = False
+        events = self._events
+        if events is not None:
+            events.append(
+                {
+                    "type": "turn_start",
+                    "offense": self.offense,
+                    "pending": self.pending,
+                    "ball": None
+                    if self.ball_zone is None
+                    else {"zone": self.ball_zone, "arrow": self.ball_arrow},
+                    "score": dict(self.score),
+                    "hands": {"A": _ids(self._s["A"].hand), "B": _ids(self._s["B"].hand)},
+                    "deck_counts": {"A": len(self._s["A"].deck), "B": len(self._s["B"].deck)},
+                    "half": self.half,
+                    "turn": self.turn,
+                }
+            )
+        for state in (offense, defense):  # R-DRAW-1, offense first (house)
+            need = HAND_SIZE - len(state.hand)
+            if need > 0 and not self._draw(state, need, "draw_phase"):
+                return self._end_half()
+        self._kick_phase()
+
+    def _draw(self, state: _SideState, count: int, reason: str) -> bool:
+        """Draw `count` cards into the hand; return False if the deck ran out (R-DRAW-2)."""
+        deck = state.deck
+        got = count if count <= len(deck) else len(deck)
+        if got:
+            drawn = deck[-got:]
+            del deck[-got:]
+            drawn.reverse()
+            state.hand.extend(drawn)
+            if self._events is not None:
+                self._events.append(
+                    {
+                        "type": "draw",
+                        "side": state.side,
+                        "cards": _ids(drawn),
+                        "reason": reason,
+                        "deck_count": len(deck),
+                        "half": self.half,
+                        "turn": self.turn,
+                    }
+                )
+        if got < count:  # R-DRAW-2, R-MATCH-3: a draw met an empty deck
+            self._deck_out_side = state.side
+            return False
+        return True
+
+    def _log_kick(self, case: str, choice: str | None) -> None:
+        if self._events is not None:
+            self._events.append(
+                {
+                    "type": "kick",
+                    "case": case,
+                    "choice": choice,
+                    "ball": {"zone": self.ball_zone, "arrow": self.ball_arrow},
+                    "shot": self.shot,
+                    "half": self.half,
+                    "turn": self.turn,
+                }
+            )
+
+    def _kick_phase(self) -> None:
+        offense = self.offense
+        defense = other(offense)
+        pending = self.pending
+        if pending == "kickoff":  # R-KICK-1
+            self.ball_arrow = defense
+            self.ball_zone = CENTER_ZONE + TOWARD[defense]
+            self._log_kick("kickoff", None)
+            self._begin_play()
+        elif pending == "goal_kick":  # R-KICK-2
+            self._decide(GOAL_KICK, offense)
+        elif pending == "corner_kick":  # R-KICK-3
+            self.shot = True
+            self.stats.shots[offense] += 1
+            self.stats.corner_kicks[offense] += 1
+            self._log_kick("corner_kick", None)
+            if self._draw(self._s[offense], SHOT_DRAW, "corner_kick"):
+                self._begin_play()
+            else:
+                self._end_half()
+        elif self.ball_zone == PENALTY_ZONE[defense]:  # R-KICK-4
+            limit = self.options.max_back_passes
+            if limit is not None and self._back_passes >= limit:
+                self._shoot()  # house: the back-pass limit forces the shot
+            else:
+                self._decide(SHOT, offense)
+        else:  # R-KICK-5
+            self.ball_zone += TOWARD[self.ball_arrow]
+            self._log_kick("advance", None)
+            self._begin_play()
+
+    def _goal_kick(self, zone: str) -> None:
+        offense = self.offense
+        self.ball_arrow = other(offense)  # R-KICK-2
+        if zone == "penalty_zone":
+            self.ball_zone = PENALTY_ZONE[offense]
+            self._log_kick("goal_kick", zone)
+            if not self._draw(self._s[offense], GOAL_KICK_DRAW, "goal_kick"):
+                return self._end_half()
+        else:
+            self.ball_zone = MIDDLE_ZONE[offense]
+            self._log_kick("goal_kick", zone)
+        self._begin_play()
+
+    def _shoot(self) -> None:
+        self.shot = True  # R-KICK-4
+        self._back_passes = 0
+        self.stats.shots[self.offense] += 1
+        self._log_kick("shot_chance", "shoot")
+        if self._draw(self._s[self.offense], SHOT_DRAW, "shoot"):
+            self._begin_play()
+        else:
+            self._end_half()
+
+    def _back_pass(self) -> None:
+        self._back_passes += 1  # R-KICK-4
+        self.stats.back_passes[self.offense] += 1
+        self.ball_zone = MIDDLE_ZONE[other(self.offense)]
+        self._log_kick("shot_chance", "back_pass")
+        self._begin_play()
+
+    def _begin_play(self) -> None:
+        self.timing = 1  # R-PLAY-1: the offense acts first
+        self._decide(PLAY, self.offense)
+
+    def _play_timing(self, side: Side, card_ids: tuple[str, ...]) -> None:
+        user = self._s[side]
+        opponent = self._s[other(side)]
+        events = self._events
+        at = len(events) if events is not None else 0
+        deck_out = False
+        if card_ids:
+            hand = user.hand
+            cards = []
+            for card_id in card_ids:
+                card = self.cards[card_id]
+                hand.remove(card)
+                cards.append(card)
+                if card.kind == "player":
+                    user.player_cards += 1
+                    user.keep += card.keep
+                    user.shoot += card.shoot
+                    user.defense += card.defense
+            user.in_play.extend(cards)
+            for card in cards:  # R-PLAY-3, in the order used (id order)
+                if card.kind != "event":
+                    continue
+                effect = compile_effect(card.effect)
+                own = effect.own
+                opp = effect.opponent
+                user.keep += own[0]
+                user.shoot += own[1]
+                user.defense += own[2]
+                opponent.keep += opp[0]
+                opponent.shoot += opp[1]
+                opponent.defense += opp[2]
+                if events is not None:
+                    events.append(
+                        {
+                            "type": "effect",
+                            "side": side,
+                            "card": card.id,
+                            "effect": card.effect,
+                            "delta": {
+                                side: {"keep": own[0], "shoot": own[1], "defense": own[2]},
+                                opponent.side: {"keep": opp[0], "shoot": opp[1], "defense": opp[2]},
+                            },
+                            "half": self.half,
+                            "turn": self.turn,
+                        }
+                    )
+                if effect.draw and not self._draw(user, effect.draw, "effect"):
+                    deck_out = True  # R-DRAW-2: later cards' effects never resolve
+                    break
+        if events is not None:
+            a = self._s["A"]
+            b = self._s["B"]
+            events.insert(
+                at,
+                {
+                    "type": "play",
+                    "side": side,
+                    "timing": self.timing,
+                    "cards": list(card_ids),
+                    "player_cards_this_turn": user.player_cards,
+                    "totals": {
+                        "A": {"keep": a.keep, "shoot": a.shoot, "defense": a.defense},
+                        "B": {"keep": b.keep, "shoot": b.shoot, "defense": b.defense},
+                    },
+                    "half": self.half,
+                    "turn": self.turn,
+                },
+            )
+        if deck_out:
+            return self._end_half()
+        if user.keep <= opponent.keep:  # R-PLAY-4, also after a timing with no card used
+            self._end_play("not_ahead")
+        elif self.timing == LAST_TIMING:
+            self._end_play("timings_done")
+        else:
+            self.timing += 1  # R-PLAY-1, R-MATCH-2: both sides act in every turn
+            self._decide(PLAY, opponent.side)
+
+    def _end_play(self, reason: str) -> None:
+        if self._events is not None:
+            self._events.append(
+                {
+                    "type": "play_end",
+                    "reason": reason,
+                    "timing": self.timing,
+                    "half": self.half,
+                    "turn": self.turn,
+                }
+            )
+        self._judge()
+
+    def _judge(self) -> None:
+        offense_side = self.offense
+        defense_side = other(offense_side)
+        offense = self._s[offense_side]
+        defense = self._s[defense_side]
+        events = self._events
+        if self.shot:  # R-JUDGE-1
+            keeper = defense.goalkeeper.defense
+            stopping = defense.defense + keeper
+            if offense.shoot > stopping:  # R-JUDGE-2
+                outcome = "goal"
+                self.offense = defense_side
+                self.pending = "kickoff"
+            elif offense.shoot == stopping:  # R-JUDGE-3
+                outcome = "corner_kick"
+                self.pending = "corner_kick"
+            else:  # R-JUDGE-4
+                outcome = "goal_kick"
+                self.offense = defense_side
+                self.pending = "goal_kick"
+            if events is not None:
+                events.append(
+                    {
+                        "type": "judge",
+                        "kind": "shot",
+                        "shoot": offense.shoot,
+                        "defense": defense.defense,
+                        "goalkeeper_defense": keeper,
+                        "outcome": outcome,
+                        "half": self.half,
+                        "turn": self.turn,
+                    }
+                )
+            if outcome == "goal":
+                self.score[offense_side] += 1
+                self.stats.goals_by_half[offense_side][self.half - 1] += 1
+                if events is not None:
+                    events.append(
+                        {
+                            "type": "goal",
+                            "side": offense_side,
+                            "score": dict(self.score),
+                            "half": self.half,
+                            "turn": self.turn,
+                        }
+                    )
+        else:  # R-JUDGE-5
+            if defense.keep > offense.keep:
+                outcome = "swap"
+                self.offense = defense_side
+                self.ball_arrow = offense_side
+            else:
+                outcome = "hold"
+            self.pending = None
+            if events is not None:
+                events.append(
+                    {
+                        "type": "judge",
+                        "kind": "keep",
+                        "offense_keep": offense.keep,
+                        "defense_keep": defense.keep,
+                        "outcome": outcome,
+                        "half": self.half,
+                        "turn": self.turn,
+                    }
+                )
+        if self.offense != offense_side:
+            self._back_passes = 0
+        for state in (offense, defense):  # R-END-1: every card used this turn is instant
+            if state.in_play:
+                state.discard.extend(state.in_play)
+                if events is not None:
+                    events.append(
+                        {
+                            "type": "discard",
+                            "side": state.side,
+                            "cards": _ids(state.in_play),
+                            "half": self.half,
+                            "turn": self.turn,
+                        }
+                    )
+                state.in_play = []
+        self._begin_turn()
+
+    def _end_half(self) -> None:
+        side = self._deck_out_side
+        self.timing = 0
+        self.stats.deck_out[self.half - 1] = side
+        if self._events is not None:
+            self._events.append(
+                {
+                    "type": "half_end",
+                    "half": self.half,
+                    "reason": "deck_out",
+                    "side": side,
+                    "score": dict(self.score),
+                }
+            )
+        if self.half == 1:
+            self._decide(HALFTIME, "A")  # R-MATCH-5: A chooses swaps, then B
+        elif self.score["A"] != self.score["B"]:  # R-MATCH-1: more goals win
+            winner = "A" if self.score["A"] > self.score["B"] else "B"
+            self._finish(winner, "goals", None)
+        else:
+            self._shootout()  # R-MATCH-1: level after the second half
+
+    def _halftime_choice(self, side: Side, swaps: tuple[tuple[str, str], ...]) -> None:
+        self._s[side].swaps = swaps
+        if side == "A":
+            return self._decide(HALFTIME, "B")
+        if self._events is not None:
+            self._events.append(
+                {
+                    "type": "halftime",
+                    "swaps": {s: [list(pair) for pair in self._s[s].swaps] for s in SIDES},
+                }
+            )
+        for state in (self._s["A"], self._s["B"]):  # chance 4 and 5: A's deck, then B's
+            self._regather(state)
+        self._start_half(2, other(self._first_kickoff))  # R-MATCH-4
+
+    def _regather(self, state: _SideState) -> None:
+        """R-MATCH-5: swap, then shuffle every card (but a kept hand) into a new deck."""
+        state.owned, state.bench = self._after_swaps(state, state.swaps)
+        if self.options.halftime_keep_hands:
+            pool = list(state.owned)
+            for card in state.hand:
+                pool.remove(card)
+        else:
+            pool = state.owned
+            state.hand = []
+        state.deck = self._chance.shuffle(pool)[::-1]
+        state.discard = []
+        state.in_play = []
+
+    def _shootout(self) -> None:
+        a = self._s["A"]
+        b = self._s["B"]
+        outcome = pk_shootout(  # R-PK-1, R-PK-2: full decks, chance 6 onwards
+            a.owned, a.pk_goalkeeper, b.owned, b.pk_goalkeeper, self._chance, events=self._events
+        )
+        self._finish(outcome.winner, outcome.decided_by, outcome.score)
+
+    def _finish(self, winner: Side, decided_by: str, pk: dict[str, int] | None) -> None:
+        self.result = MatchResult(dict(self.score), pk, winner, decided_by)
+        self.decision = None
+        self.actor = None
+        if self._events is not None:
+            self._events.append({"type": "match_end", **self.result.to_dict()})
+
+    # ----- the log -----------------------------------------------------------------------
+
+    @property
+    def events(self) -> list[dict]:
+        """Return the log events so far (empty when the match records no log)."""
+        return list(self._events) if self._events is not None else []
+
+    @property
+    def event_count(self) -> int:
+        """Return how many log events have been written (without copying them)."""
+        return len(self._events) if self._events is not None else 0
+
+    def to_log(self) -> dict:
+        """Return the match log (shared/spec/match-log.md); `result` is None until the end."""
+        if self._events is None:
+            raise ValueError("This match was started with record_log=False; it has no log.")
+        sides = {}
+        for side in SIDES:
+            deck = self.side_decks[side]
+            sides[side] = {
+                "name": deck.name,
+                "policy": deck.policy,
+                "goalkeeper": deck.goalkeeper.to_log(),
+                "pk_goalkeeper": deck.shootout_goalkeeper.to_log(),
+                "deck": list(self._initial_decks[side]),
+                "bench": sorted(card.id for card in deck.bench),
+            }
+        return {
+            "format": "elevenstars-match-log",
+            "version": 1,
+            "seed": self.seed,
+            "rules": rules_object(self.options),
+            "sides": sides,
+            "cards": {card_id: card.to_log() for card_id, card in self.cards.items()},
+            "events": list(self._events),
+            "result": self.result.to_dict() if self.result else None,
+        }
+
+
+_ACTION_FOR = {
+    PLAY: PlayCards,
+    SHOT: ChooseShot,
+    GOAL_KICK: ChooseGoalKick,
+    HALFTIME: HalftimeSwaps,
+}
