@@ -325,7 +325,9 @@ class _Builder:
             sample_deck.bench = [(c, 1) for c in [pk_goalkeeper, *bench_players, *bench_events]]
         self.decks.append(sample_deck)
 
-    def expansion(self, set_code: str, clubs, per_club, events: int, keeper_every: int = 1):
+    def expansion(
+        self, set_code: str, clubs, per_club, events: int, keeper_every: int = 1, adjust=None
+    ):
         """Make an expansion: per club, a keeper (every `keeper_every` club) and players."""
         made: dict[str, list[str]] = {}
         for index, club in enumerate(clubs):
@@ -334,7 +336,7 @@ class _Builder:
             if with_keeper:
                 keepers = self.by_position(club, "GK")
                 ids.append(self.player(set_code, keepers[index % len(keepers)]))
-            count = per_club - (1 if with_keeper else 0)
+            count = per_club + (adjust or {}).get(club, 0) - (1 if with_keeper else 0)
             fw = count // 3
             df = count // 3
             mf = count - fw - df
@@ -380,7 +382,8 @@ def generate(seed: int = SEED) -> SamplePool:
     b.expansion("2ND", J1_2001, per_club=6, events=20, keeper_every=2)
     b.championship_deck("CD01", "kashima", "Kashima Antlers 2001", "鹿島アントラーズ2001", True)
     b.championship_deck("CD01", "iwata", "Júbilo Iwata 2001", "ジュビロ磐田2001", True)
-    y2002 = b.expansion("02", J1_2002, per_club=10, events=27)
+    # The starter's club gets one card more (10 persons for its deck), the last club one less.
+    y2002 = b.expansion("02", J1_2002, per_club=10, events=27, adjust={"iwata": 1, J1_2002[-1]: -1})
     b.starter_deck("02", "iwata", y2002, "2002 Starter", "2002 スターター")
     b.japan("JP", keepers=5, players=70, events=18)
     return SamplePool(cards=b.cards, decks=b.decks)

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
+from catalog.extensions import card_sections
 from catalog.importer import export_rows
 from catalog.models import Card, CardSet, Team
 from catalog.search import QuerySyntaxError
@@ -88,7 +89,8 @@ def card_detail(request, card_id):
         if card.person
         else Card.objects.none()
     )
-    context = {"card": card, "same_person": same_person, "extra_sections": []}
+    sections = card_sections(request, card)
+    context = {"card": card, "same_person": same_person, "extra_sections": sections}
     return render(request, "catalog/card_detail.html", context)
 
 

@@ -1,1 +1,128 @@
-"""Decks a user owns (see issue #3)."""
+"""Decks a user owns: the cards in deck and bench, the goalkeepers, sharing, and history.
+
+The database holds the invariants it can (one row per card and zone, quantities of at least 1,
+known zones and visibilities, unique share slugs, consecutive version numbers per deck). Game
+legality (R-DECK-1..5, R-PK-1) is not a constraint: an illegal deck may be saved as a draft, so
+`is_legal` records the verdict of the one legality function at the last save.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from catalog.models import Card
+
+
+def new_share_slug() -> str:
+    """Return an unguessable share slug (about 96 random bits)."""
+    return secrets.token_urlsafe(12)
+
+
+class Deck(models.Model):
+    class Visibility(models.TextChoices):
+        PRIVATE = "private", _("Private")
+        UNLISTED = "unlisted", _("Unlisted")
+        PUBLIC = "public", _("Public")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks"
+    )
+    name = models.CharField(_("name"), max_length=100)
+    description = models.TextField(_("description"), blank=True, max_length=2000)
+    visibility = models.CharField(
+        _("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE
+    )
+    slug = models.SlugField(max_length=64, unique=True, default=new_share_slug, editable=False)
+    # A removed catalog card leaves the deck without it (and illegal) rather than blocking the
+    # catalog's own imports; the versions keep the card ids as they were.
+    goalkeeper = models.ForeignKey(
+        Card, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    pk_goalkeeper = models.ForeignKey(
+        Card, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    copied_from = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="copies"
+    )
+    is_sample = models.BooleanField(default=False)
+    is_legal = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(visibility__in=["private", "unlisted", "public"]),
+                name="deck_known_visibility",
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="deck_has_name"),
+        ]
+        indexes = [models.Index(fields=["visibility", "is_legal"], name="deck_visibility_legal")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("decks:detail", args=[self.slug])
+
+    @property
+    def is_public(self) -> bool:
+        return self.visibility == self.Visibility.PUBLIC
+
+
+class DeckEntry(models.Model):
+    class Zone(models.TextChoices):
+        DECK = "deck", _("Deck")
+        BENCH = "bench", _("Bench")
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="entries")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="deck_entries")
+    zone = models.CharField(max_length=5, choices=Zone.choices)
+    quantity = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["deck", "zone", "card"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "card", "zone"], name="deckentry_one_row"),
+            models.CheckConstraint(condition=Q(quantity__gte=1), name="deckentry_quantity_min"),
+            models.CheckConstraint(
+                condition=Q(zone__in=["deck", "bench"]), name="deckentry_known_zone"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.quantity} {self.card_id} ({self.zone})"
+
+
+class DeckVersion(models.Model):
+    """One saved state of a deck: who, when, a summary of the change, and the whole content.
+
+    `content` is a snapshot (goalkeeper, pk_goalkeeper, deck and bench as {card id: quantity}),
+    so any two versions compare exactly and a simulation can pin the deck it used.
+    """
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    editor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    name = models.CharField(max_length=100)
+    summary = models.CharField(max_length=500, blank=True)
+    content = models.JSONField()
+    is_legal = models.BooleanField()
+
+    class Meta:
+        ordering = ["deck", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "number"], name="deckversion_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="deckversion_number_min"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deck_id} v{self.number}"

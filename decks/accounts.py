@@ -1,0 +1,39 @@
+"""Accounts: sign-up and the profile page; login, logout and passwords are Django's own views
+(templates under templates/registration/)."""
+
+from django.contrib.auth import get_user_model, login
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import include, path, reverse
+from django.views.decorators.http import require_GET
+
+from decks.forms import SignUpForm
+from decks.selectors import user_decks
+
+
+def signup(request):
+    if request.user.is_authenticated:
+        return redirect("profile", username=request.user.username)
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect(reverse("profile", args=[user.username]))
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@require_GET
+def profile(request, username):
+    owner = get_object_or_404(get_user_model(), username=username, is_active=True)
+    decks = user_decks(owner=owner, viewer=request.user)
+    return render(
+        request,
+        "decks/profile.html",
+        {"owner": owner, "decks": decks, "is_me": request.user == owner},
+    )
+
+
+urlpatterns = [
+    path("accounts/signup/", signup, name="signup"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("users/<str:username>/", profile, name="profile"),
+]

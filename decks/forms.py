@@ -1,0 +1,65 @@
+"""Forms of the deck pages and the sign-up page."""
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from decks.models import Deck
+
+MAX_UPLOAD_BYTES = 200_000
+
+
+class DeckDetailsForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=100)
+    description = forms.CharField(
+        label=_("Description"),
+        max_length=2000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    visibility = forms.ChoiceField(label=_("Visibility"), choices=Deck.Visibility.choices)
+
+
+class DeckImportForm(forms.Form):
+    text = forms.CharField(
+        label=_("Deck text"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false", "class": "mono"}),
+    )
+    file = forms.FileField(label=_("…or upload a text file"), required=False)
+    name = forms.CharField(
+        label=_("Name (when the text has no name: line)"), max_length=100, required=False
+    )
+    visibility = forms.ChoiceField(
+        label=_("Visibility"), choices=Deck.Visibility.choices, initial=Deck.Visibility.PRIVATE
+    )
+
+    def clean(self):
+        data = super().clean()
+        upload = data.get("file")
+        if upload:
+            if upload.size > MAX_UPLOAD_BYTES:
+                raise forms.ValidationError(_("The file is larger than 200 kB."))
+            try:
+                data["text"] = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(_("The file is not UTF-8 text.")) from None
+        if not (data.get("text") or "").strip():
+            raise forms.ValidationError(_("Paste a deck text or choose a file."))
+        return data
+
+
+class DeckSearchForm(forms.Form):
+    name = forms.CharField(label=_("Name"), required=False, max_length=100)
+    card = forms.CharField(label=_("Contains card (id or name)"), required=False, max_length=100)
+    owner = forms.CharField(label=_("Owner"), required=False, max_length=150)
+    legal = forms.BooleanField(label=_("Legal decks only"), required=False)
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        label=_("E-mail (optional, for password reset)"), required=False, max_length=254
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")

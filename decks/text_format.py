@@ -1,0 +1,207 @@
+"""The deck text format (shared/spec/deck-format.md): parse it with line numbers, write it back.
+
+Pure Python: parsing checks the shape of every line and reports every problem at once; whether
+the ids exist is the caller's question (decks/services.py asks the catalog), and it answers with
+the same `LineError`s so an import reports everything together.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from decks.content import DeckContent
+
+MAX_QUANTITY = 60
+MAX_LINES = 2000
+
+_KEY = re.compile(r"^(name|goalkeeper|pk[ _-]?goalkeeper)\s*:(.*)$", re.IGNORECASE)
+_SECTION = re.compile(r"^(deck|main|bench)\s*:\s*$", re.IGNORECASE)
+_CARD_LINE = re.compile(r"^(\d+)\s*[xX]?\s+(\S+)(?:\s+.*)?$")
+_CARD_ID = re.compile(r"^[A-Za-z0-9]{1,4}-\d{1,3}$")
+
+
+@dataclass(frozen=True)
+class LineError:
+    line: int
+    message: str
+
+    def to_dict(self) -> dict:
+        return {"line": self.line, "message": self.message}
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+@dataclass(frozen=True)
+class CardLine:
+    line: int
+    card: str
+    quantity: int
+
+
+@dataclass
+class ParsedDeck:
+    name: str | None = None
+    goalkeeper: CardLine | None = None
+    pk_goalkeeper: CardLine | None = None
+    deck: list[CardLine] = field(default_factory=list)
+    bench: list[CardLine] = field(default_factory=list)
+    errors: list[LineError] = field(default_factory=list)
+
+    def card_lines(self) -> list[CardLine]:
+        """Return every line naming a card, goalkeepers included, in line order."""
+        lines = [*self.deck, *self.bench]
+        lines += [k for k in (self.goalkeeper, self.pk_goalkeeper) if k]
+        return sorted(lines, key=lambda c: c.line)
+
+    def content(self) -> DeckContent:
+        """Return the deck content; repeated ids in a section add up."""
+        zones: dict[str, dict[str, int]] = {"deck": {}, "bench": {}}
+        for zone in zones:
+            for item in getattr(self, zone):
+                zones[zone][item.card] = zones[zone].get(item.card, 0) + item.quantity
+        return DeckContent(
+            goalkeeper=self.goalkeeper.card if self.goalkeeper else None,
+            pk_goalkeeper=self.pk_goalkeeper.card if self.pk_goalkeeper else None,
+            deck=zones["deck"],
+            bench=zones["bench"],
+        )
+
+
+def _key_name(raw: str) -> str:
+    raw = raw.lower()
+    return "pk_goalkeeper" if raw.startswith("pk") else raw
+
+
+def _card_id(text: str) -> str | None:
+    """Return a card id in the catalog's spelling ("bs-12" → "BS-012"), or None."""
+    if not _CARD_ID.match(text):
+        return None
+    set_code, number = text.upper().split("-")
+    return f"{set_code}-{int(number):03d}"
+
+
+def parse_deck_text(text: str) -> ParsedDeck:
+    """Return the parsed deck; `errors` lists every bad line by its 1-based number.
+
+    The good lines are parsed even when others are bad, so a caller can check their ids too
+    and report everything at once.
+    """
+    parsed = ParsedDeck()
+    errors = parsed.errors
+    lines = text.splitlines()
+    if len(lines) > MAX_LINES:
+        errors.append(LineError(MAX_LINES + 1, f"a deck text has at most {MAX_LINES} lines"))
+        return parsed
+    section: str | None = None
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip().lstrip("\ufeff")
+        if not line or line.startswith("#"):
+            continue
+        key = _KEY.match(line)
+        if key:
+            name, value = _key_name(key.group(1)), key.group(2).strip()
+            if name in seen:
+                errors.append(
+                    LineError(
+                        number,
+                        f"{name.replace('_', ' ')}: is given twice (first on line {seen[name]})",
+                    )
+                )
+                continue
+            seen[name] = number
+            if name == "name":
+                if not value:
+                    errors.append(LineError(number, "name: is empty"))
+                elif len(value) > 100:
+                    errors.append(LineError(number, "name: is longer than 100 characters"))
+                else:
+                    parsed.name = value
+                continue
+            first = value.split()[0] if value.split() else ""
+            card = _card_id(first)
+            if card is None:
+                label = name.replace("_", " ")
+                errors.append(
+                    LineError(
+                        number,
+                        f"{label}: expects a card id like BS-001, got {first or 'nothing'!r}",
+                    )
+                )
+            else:
+                setattr(parsed, name, CardLine(number, card, 1))
+            continue
+        header = _SECTION.match(line)
+        if header:
+            zone = "bench" if header.group(1).lower() == "bench" else "deck"
+            if zone in seen:
+                errors.append(
+                    LineError(
+                        number, f"the {zone}: section is given twice (first on line {seen[zone]})"
+                    )
+                )
+            seen.setdefault(zone, number)
+            section = zone
+            continue
+        card_line = _CARD_LINE.match(line)
+        if not card_line:
+            errors.append(
+                LineError(
+                    number,
+                    'expected a card line like "4 BS-012", a key '
+                    "(name:, goalkeeper:, pk goalkeeper:) or a section "
+                    "(deck:, bench:)",
+                )
+            )
+            continue
+        quantity, card = int(card_line.group(1)), _card_id(card_line.group(2))
+        problem = False
+        if not 1 <= quantity <= MAX_QUANTITY:
+            errors.append(LineError(number, f"quantity {quantity} is not from 1 to {MAX_QUANTITY}"))
+            problem = True
+        if card is None:
+            errors.append(LineError(number, f"{card_line.group(2)!r} is not a card id like BS-012"))
+            problem = True
+        if section is None:
+            errors.append(
+                LineError(number, "a card line outside a section (put deck: or bench: before it)")
+            )
+            problem = True
+        if not problem:
+            getattr(parsed, section).append(CardLine(number, card, quantity))
+    return parsed
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def deck_text(
+    *,
+    name: str,
+    content: DeckContent,
+    card_names: Mapping[str, str],
+    sort_key: Callable[[str], object] | None = None,
+) -> str:
+    """Return the deck in the text format, each id followed by its card's name."""
+    order = sort_key or (lambda card: card)
+
+    def card(card_id: str) -> str:
+        label = _one_line(card_names.get(card_id, ""))
+        return f"{card_id} {label}".rstrip()
+
+    out = ["# Eleven Stars deck", f"name: {_one_line(name)}"]
+    if content.goalkeeper:
+        out.append(f"goalkeeper: {card(content.goalkeeper)}")
+    if content.pk_goalkeeper:
+        out.append(f"pk goalkeeper: {card(content.pk_goalkeeper)}")
+    for zone in ("deck", "bench"):
+        entries = content.zone(zone)
+        if zone == "bench" and not entries:
+            continue
+        out.append(f"{zone}:")
+        out += [f"{entries[c]} {card(c)}" for c in sorted(entries, key=order)]
+    return "\n".join(out) + "\n"

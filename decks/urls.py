@@ -1,0 +1,23 @@
+from django.urls import include, path
+
+from decks import views
+
+app_name = "decks"
+deck_patterns = [
+    path("", views.deck_index, name="index"),
+    path("new/", views.deck_new, name="new"),
+    path("import/", views.deck_import, name="import"),
+    path("mine/download.zip", views.my_decks_download, {"fmt": "zip"}, name="download-zip"),
+    path("mine/download.json", views.my_decks_download, {"fmt": "json"}, name="download-json"),
+    path("builder/preview/", views.builder_preview, name="builder-preview"),
+    path("builder/cards/", views.builder_cards, name="builder-cards"),
+    path("<slug:slug>/", views.deck_detail, name="detail"),
+    path("<slug:slug>/edit/", views.deck_edit, name="edit"),
+    path("<slug:slug>/copy/", views.deck_copy_view, name="copy"),
+    path("<slug:slug>/delete/", views.deck_delete_view, name="delete"),
+    path("<slug:slug>/versions/", views.deck_versions, name="versions"),
+    path("<slug:slug>/export.txt", views.deck_export_text, name="export-text"),
+    path("<slug:slug>/export.json", views.deck_export_json, name="export-json"),
+    path("<slug:slug>/print/", views.deck_print, name="print"),
+]
+urlpatterns = [path("decks/", include(deck_patterns))]

@@ -1,0 +1,91 @@
+"""A person builds a legal deck from an empty one in headless Chromium: search, click, watch
+the counters reach 60/60 and 10/10, pick the goalkeeper by keyboard, save."""
+
+import os
+
+import pytest
+from django.contrib.auth import get_user_model
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+from catalog.services import catalog_load
+from decks.models import Deck
+from decks.selectors import deck_content, deck_problems_now
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = "set:BS team:urawa kind:player"
+KEEPER = "set:BS team:urawa kind:goalkeeper"
+
+
+def counter(browser, name: str) -> str:
+    """Return a counter's text, read in one step (htmx swaps the counters on every change)."""
+    return browser.execute_script(
+        "return document.querySelector(arguments[0]).textContent.trim()",
+        f'[data-counter="{name}"] strong',
+    )
+
+
+def search(browser, wait, query: str):
+    box = browser.find_element(By.ID, "card-query")
+    box.clear()
+    box.send_keys(query)
+    wait.until(
+        EC.presence_of_element_located(
+            (By.CSS_SELECTOR, f'#builder-results .results[data-query="{query}"] .result')
+        )
+    )
+    return box
+
+
+def test_building_a_legal_deck_from_scratch_in_the_browser(live_server, browser, screenshot_dir):
+    catalog_load()
+    get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
+    wait = WebDriverWait(browser, 15)
+
+    browser.get(live_server.url + "/accounts/login/?next=/decks/new/")
+    browser.find_element(By.NAME, "username").send_keys("alice")
+    browser.find_element(By.NAME, "password").send_keys("correct-horse-1", Keys.ENTER)
+    wait.until(EC.presence_of_element_located((By.ID, "builder")))
+    assert counter(browser, "cards") == "0/60" and counter(browser, "persons") == "0/10"
+    browser.find_element(By.NAME, "name").send_keys("Reds from scratch")
+
+    search(browser, wait, PLAYERS)
+    buttons = browser.find_elements(
+        By.CSS_SELECTOR, '#builder-results button.primary-action[data-zone="deck"]'
+    )
+    assert len(buttons) == 12
+    for button in buttons[:10]:
+        for _ in range(6):
+            button.click()
+    wait.until(lambda b: counter(b, "cards") == "60/60")
+    wait.until(lambda b: counter(b, "persons") == "10/10")
+    assert "bad" in browser.find_element(
+        By.CSS_SELECTOR, '[data-counter="goalkeeper"]'
+    ).get_attribute("class")
+    assert "R-DECK-4" in browser.find_element(By.ID, "builder-problems").text
+
+    # The keyboard: a query and Enter make the first result (the club's keeper) the goalkeeper.
+    box = search(browser, wait, KEEPER)
+    box.send_keys(Keys.ENTER)
+    wait.until(lambda b: counter(b, "goalkeeper") == "✓")
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#builder-counters .badge.legal")))
+    assert "No problems" in browser.find_element(By.ID, "builder-problems").text
+    assert browser.find_element(By.ID, "goalkeeper-picker").get_attribute("value") == "BS-053"
+    assert not browser.find_element(By.ID, "dirty-note").get_attribute("hidden")
+    browser.save_screenshot(os.path.join(screenshot_dir, "deck-builder.png"))
+
+    browser.set_window_size(390, 844)
+    browser.save_screenshot(os.path.join(screenshot_dir, "deck-builder-phone.png"))
+    browser.set_window_size(1280, 900)
+
+    browser.find_element(By.ID, "save-deck").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".deck-head .badge.legal")))
+    deck = Deck.objects.get(owner__username="alice")
+    assert deck.name == "Reds from scratch" and deck.is_legal
+    assert sum(deck_content(deck).deck.values()) == 60 and deck_problems_now(deck) == []
+    assert deck.versions.count() == 1
+    assert browser.current_url.endswith(deck.get_absolute_url())
+    browser.save_screenshot(os.path.join(screenshot_dir, "deck-page.png"))

@@ -1,0 +1,245 @@
+"""Deck pages: the builder and its fragments, saving (and failing to save), the deck page,
+history, import/export pages, downloads, the card page section and the accounts pages."""
+
+import io
+import json
+import re
+import zipfile
+from dataclasses import replace
+
+import pytest
+from django.core import mail
+
+from catalog.models import Card
+from decks.content import DeckContent
+from decks.models import Deck
+from decks.selectors import deck_content
+from decks.services import deck_create, deck_save
+
+pytestmark = pytest.mark.django_db
+
+
+def draft(content: DeckContent) -> str:
+    return json.dumps(content.to_json())
+
+
+def test_the_builder_fragment_shows_counters_columns_and_problems(alice_client, legal_content):
+    first = next(iter(legal_content.deck))
+    content = replace(legal_content, deck={first: 6}, goalkeeper=None)
+    response = alice_client.post("/decks/builder/preview/", {"draft": draft(content)})
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="builder-counters"' in body and 'hx-swap-oob="true"' in body
+    assert re.search(r'data-counter="cards">Cards <strong>6/60</strong>', body)
+    assert re.search(r'data-counter="persons">Persons <strong>1/10</strong>', body)
+    for rule in ("R-DECK-1", "R-DECK-3", "R-DECK-4"):
+        assert rule in body
+    assert f'id="inc-deck-{first}"' in body
+
+    legal = alice_client.post("/decks/builder/preview/", {"draft": draft(legal_content)})
+    body = legal.content.decode()
+    assert "60/60" in body and "10/10" in body and "No problems" in body
+
+
+def test_the_builder_fragment_names_cards_no_longer_in_the_catalog(alice_client, legal_content):
+    content = replace(legal_content, deck={**legal_content.deck, "BS-999": 2})
+    body = alice_client.post("/decks/builder/preview/", {"draft": draft(content)}).content.decode()
+    assert "BS-999 is not in the catalog" in body and 'data-action="forget"' in body
+
+
+def test_builder_search_uses_the_catalog_query_syntax(alice_client):
+    body = alice_client.get("/decks/builder/cards/?q=set:CD00 kind:goalkeeper").content.decode()
+    assert body.count('data-action="goalkeeper"') == 2
+    bad = alice_client.get("/decks/builder/cards/?q=(pos:FW").content.decode()
+    assert "column" in bad
+
+
+def test_saving_a_new_deck_from_the_builder(alice_client, alice, legal_content):
+    response = alice_client.post(
+        "/decks/new/",
+        {
+            "name": "Built",
+            "visibility": "unlisted",
+            "description": "",
+            "draft": draft(legal_content),
+        },
+    )
+    deck = Deck.objects.get(owner=alice, name="Built")
+    assert response.status_code == 302 and response["Location"] == deck.get_absolute_url()
+    assert deck.is_legal and deck.visibility == "unlisted"
+    assert deck_content(deck) == legal_content
+
+
+def test_a_failed_save_explains_and_keeps_the_draft(alice_client, alice, legal_content):
+    deck = deck_create(owner=alice, name="Keep me", content=legal_content)
+    edited = replace(legal_content, deck={**legal_content.deck, "BS-999": 3})
+    response = alice_client.post(
+        f"/decks/{deck.slug}/edit/",
+        {"name": "Renamed", "visibility": "private", "description": "", "draft": draft(edited)},
+    )
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "was not saved" in body and "BS-999 is not in the catalog" in body
+    assert "BS-999" in re.search(r'id="draft" value="([^"]*)"', body).group(1)
+    assert 'value="Renamed"' in body and 'data-dirty="true"' in body
+    deck.refresh_from_db()
+    assert deck.name == "Keep me" and deck.versions.count() == 1
+
+
+def test_an_unreadable_draft_is_refused_without_saving(alice_client, alice):
+    response = alice_client.post(
+        "/decks/new/", {"name": "X", "visibility": "private", "draft": "{not json"}
+    )
+    assert response.status_code == 200 and "could not be read" in response.content.decode()
+    assert not Deck.objects.filter(owner=alice).exists()
+
+
+def test_an_illegal_deck_saves_as_a_draft_and_is_marked_illegal(alice_client, alice):
+    content = DeckContent(deck={"BS-002": 4})
+    alice_client.post(
+        "/decks/new/", {"name": "Draft", "visibility": "public", "draft": draft(content)}
+    )
+    deck = Deck.objects.get(owner=alice, name="Draft")
+    assert not deck.is_legal
+    page = alice_client.get(deck.get_absolute_url()).content.decode()
+    assert "badge illegal" in page and "R-DECK-1" in page
+    assert "badge illegal" in alice_client.get("/decks/?name=Draft").content.decode()
+    assert alice_client.get(f"/api/decks/{deck.slug}/").json()["legal"] is False
+
+
+def test_the_deck_page_shows_groups_stats_and_draw_odds(anon_client):
+    deck = Deck.objects.get(slug="sample-cd00-kashima-antlers-2000")
+    response = anon_client.get(deck.get_absolute_url() + "?odds=event&k=1&n=4")
+    body = response.content.decode()
+    stats = response.context["stats"]
+    assert stats["size"] == 60 and stats["by_kind"] == {"player": 50, "event": 10}
+    players = [
+        (Card.objects.get(id=e.card_id), e.quantity)
+        for e in deck.entries.filter(card__kind="player")
+    ]
+    assert stats["totals"]["shoot"] == sum(c.shoot * n for c, n in players)
+    assert stats["averages"]["keep"] == pytest.approx(sum(c.keep * n for c, n in players) / 50)
+    # 10 events among 60: P(at least one in 4) = 1 - C(50,4)/C(60,4) = 52.8%
+    assert response.context["odds_choice"]["opening"] == "52.8%"
+    assert "Copy to my decks" not in body and "Log in to copy" in body
+    assert "stat-chart-data" in body and 'class="badge legal"' in body
+
+
+def test_versions_page_shows_the_difference_between_any_two(alice_client, alice, legal_content):
+    deck = deck_create(owner=alice, name="History", content=legal_content)
+    ids = list(legal_content.deck)
+    keeper = Card.objects.filter(kind="goalkeeper").order_by("id")[5]
+    second = replace(legal_content, deck={**legal_content.deck, ids[0]: 4})
+    deck_save(deck=deck, editor=alice, content=second)
+    third = replace(second, goalkeeper=keeper.id, deck={**second.deck, ids[1]: 8})
+    deck_save(deck=deck, editor=alice, content=third)
+    page = alice_client.get(f"/decks/{deck.slug}/versions/?a=1&b=3")
+    compare = page.context["compare"]
+    deck_zone = compare["zones"][0]
+    assert [(c["card"], c["delta"]) for c in deck_zone["changes"]] == [(ids[1], 2), (ids[0], -2)]
+    assert compare["keepers"][0]["after"] == keeper.id
+    body = page.content.decode()
+    assert "From version 1 to version 3" in body and keeper.id in body
+
+
+def test_import_page_reports_line_errors_and_saves_nothing(alice_client, alice):
+    text = "name: Bad\ndeck:\n4 BS-002\nx BS-003\n2 BS-997\n"
+    response = alice_client.post("/decks/import/", {"text": text, "visibility": "private"})
+    body = response.content.decode()
+    assert response.status_code == 400
+    assert "line 4" in body and "line 5" in body and "nothing was saved" in body
+    assert text.splitlines()[3] in body  # the pasted text is kept
+    assert not Deck.objects.filter(owner=alice).exists()
+
+
+def test_import_page_accepts_an_uploaded_file(alice_client, alice):
+    upload = io.BytesIO(b"name: Uploaded\ndeck:\n4 BS-002\n")
+    upload.name = "deck.txt"
+    response = alice_client.post("/decks/import/", {"file": upload, "visibility": "private"})
+    deck = Deck.objects.get(owner=alice)
+    assert response.status_code == 302 and deck.name == "Uploaded" and not deck.is_legal
+
+
+def test_exports_round_trip_through_the_import_page(alice_client, alice, legal_content):
+    deck = deck_create(owner=alice, name="Trip", content=legal_content)
+    text = alice_client.get(f"/decks/{deck.slug}/export.txt").content.decode()
+    alice_client.post("/decks/import/", {"text": text, "visibility": "private"})
+    again = Deck.objects.filter(owner=alice).exclude(pk=deck.pk).get()
+    assert alice_client.get(f"/decks/{again.slug}/export.txt").content.decode() == text
+    data = alice_client.get(f"/decks/{deck.slug}/export.json").json()
+    assert data["name"] == "Trip" and data["legal"] is True and data["text"] == text
+
+
+def test_the_print_sheet_lists_deck_bench_goalkeepers_owner_and_date(anon_client):
+    deck = Deck.objects.get(slug="sample-cd01-kashima-antlers-2001")
+    body = anon_client.get(f"/decks/{deck.slug}/print/").content.decode()
+    assert "@page" not in body  # the A4 rules live in decks.css
+    for text in (deck.goalkeeper_id, deck.pk_goalkeeper_id, "cardlab", "Bench (6 cards)"):
+        assert text in body
+    assert 'class="print-sheet"' in body
+
+
+def test_a_user_downloads_all_their_decks(alice_client, alice, legal_content):
+    deck_create(owner=alice, name="One", content=legal_content)
+    deck_create(owner=alice, name="Two", visibility="private")
+    archive = zipfile.ZipFile(io.BytesIO(alice_client.get("/decks/mine/download.zip").content))
+    names = archive.namelist()
+    assert len(names) == 2 and all(n.endswith(".txt") for n in names)
+    assert any(archive.read(n).decode().startswith("# Eleven Stars deck\nname: One") for n in names)
+    data = alice_client.get("/decks/mine/download.json").json()
+    assert sorted(d["name"] for d in data["decks"]) == ["One", "Two"]
+
+
+def test_the_card_page_lists_public_decks_using_the_card(anon_client):
+    deck = Deck.objects.get(slug="sample-bs-basic-set-starter")
+    card = deck.entries.first().card_id
+    body = anon_client.get(f"/cards/{card}/").content.decode()
+    assert "Public decks using this card" in body and deck.get_absolute_url() in body
+
+
+def test_the_public_index_searches_by_name_card_owner_and_legality(anon_client, alice):
+    deck_create(owner=alice, name="Kashima draft", visibility="public")
+    page = anon_client.get("/decks/?name=kashima")
+    names = [d.name for d in page.context["page"].object_list]
+    assert "Kashima draft" in names and "Kashima Antlers 2000" in names
+    legal = anon_client.get("/decks/?name=kashima&legal=on").context["page"].object_list
+    assert "Kashima draft" not in [d.name for d in legal]
+    by_owner = anon_client.get("/decks/?owner=cardlab").context["page"].paginator.count
+    assert by_owner == 6
+    by_card = anon_client.get("/decks/?card=CD01-018").context["page"].object_list
+    assert [d.slug for d in by_card] == ["sample-cd01-kashima-antlers-2001"]
+
+
+def test_sign_up_log_in_change_and_reset_the_password(client, django_user_model):
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "carol",
+            "email": "carol@example.com",
+            "password1": "a-long-pass-phrase-9",
+            "password2": "a-long-pass-phrase-9",
+        },
+    )
+    assert response.status_code == 302 and response["Location"] == "/users/carol/"
+    assert "My decks" in client.get("/users/carol/").content.decode()
+    response = client.post(
+        "/accounts/password_change/",
+        {
+            "old_password": "a-long-pass-phrase-9",
+            "new_password1": "another-pass-phrase-7",
+            "new_password2": "another-pass-phrase-7",
+        },
+    )
+    assert response.status_code == 302
+    client.post("/accounts/logout/")
+    assert "Log in" in client.get("/decks/").content.decode()
+    assert client.login(username="carol", password="another-pass-phrase-7")
+    client.post("/accounts/logout/")
+    client.post("/accounts/password_reset/", {"email": "carol@example.com"})
+    assert len(mail.outbox) == 1 and "/accounts/reset/" in mail.outbox[0].body
+    assert client.get("/accounts/login/").status_code == 200
+
+
+def test_the_builder_needs_a_login(anon_client):
+    response = anon_client.get("/decks/new/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
