@@ -115,9 +115,29 @@ WSGI_APPLICATION = "cardsite.wsgi.application"
 
 DATABASE_URL = os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
 DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+    # A file, not memory, so the Celery worker processes of the tests can open it too.
+    # One file per test run (pid), so concurrent runs in one tree never share it.
+    (BASE_DIR / "var").mkdir(exist_ok=True)
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(BASE_DIR / "var" / f"test-db-{os.getpid()}.sqlite3")
+    }
+    DATABASES["default"]["OPTIONS"] = {"timeout": 20}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+
+# Cached search answers (catalog/cache.py): shared in Redis when there is one.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "cardlab",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -181,6 +201,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"PolicyEnum": "play.simulation.POLICIES"},
 }
 
 # Production hardening: on whenever DEBUG is off, so `check --deploy` is clean.
@@ -203,7 +224,7 @@ LOGGING = {
 }
 
 # Celery: Redis when REDIS_URL is set, else the filesystem transport (no server needed).
-BROKER_DIR = Path(os.environ.get("BROKER_DIR", BASE_DIR / "var" / "broker"))
+BROKER_DIR = Path(os.environ.get("BROKER_DIR") or BASE_DIR / "var" / "broker")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
 else:
@@ -212,6 +233,7 @@ else:
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
     }
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 3600)
@@ -226,3 +248,25 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 360)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# Simulation batches (play/): limits, chunking and the reconciler.
+SIMULATION_MAX_RUNS = env_int("SIMULATION_MAX_RUNS", 1_000_000)
+SIMULATION_MAX_ACTIVE_PER_USER = env_int("SIMULATION_MAX_ACTIVE_PER_USER", 3)
+SIMULATION_MAX_ATTEMPTS = env_int("SIMULATION_MAX_ATTEMPTS", 3)
+SIMULATION_RETRY_BACKOFF = env_int("SIMULATION_RETRY_BACKOFF", 1)
+SIMULATION_STALL_SECONDS = env_int("SIMULATION_STALL_SECONDS", 120)
+SIMULATION_CHUNK_SIZE = {
+    "pk": env_int("SIMULATION_CHUNK_PK", 5000),
+    "goldfish": env_int("SIMULATION_CHUNK_MATCHES", 500),
+    "match": env_int("SIMULATION_CHUNK_MATCHES", 500),
+    "gauntlet": env_int("SIMULATION_CHUNK_MATCHES", 500),
+}
+CELERY_BEAT_SCHEDULE = {
+    "reconcile-simulations": {
+        "task": "play.tasks.simulation_reconcile",
+        "schedule": float(env_int("SIMULATION_RECONCILE_EVERY", 30)),
+    }
+}
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["simulations"] = os.environ.get(
+    "SIMULATION_CREATE_RATE", "30/hour"
+)

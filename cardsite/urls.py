@@ -7,10 +7,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from catalog.api import CardSetViewSet, CardViewSet
+from decks.api import DeckViewSet
+from play.api import SimulationViewSet
 
 router = DefaultRouter()
 router.register("sets", CardSetViewSet, basename="set")
 router.register("cards", CardViewSet, basename="card")
+router.register("decks", DeckViewSet, basename="deck")
+router.register("simulations", SimulationViewSet, basename="simulation")
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -19,5 +23,8 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/ping/", include("cardsite.health")),
     path("api/", include(router.urls)),
+    path("", include("decks.urls")),
+    path("", include("play.urls")),
+    path("", include("decks.accounts")),
     path("", include("catalog.urls")),
 ]

@@ -4,7 +4,9 @@ from django.db.models import Count
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.exceptions import ValidationError
+from rest_framework.response import Response
 
+from catalog import cache as search_cache
 from catalog.models import Card, CardSet, Product
 from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search
@@ -115,3 +117,14 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     def get_object(self):
         self.kwargs["pk"] = self.kwargs["pk"].upper()
         return super().get_object()
+
+    def list(self, request, *args, **kwargs):
+        """Answer from the cache while the catalog is unchanged (catalog/cache.py)."""
+        key = search_cache.search_key(
+            version=search_cache.catalog_version(), parts=["api", request.build_absolute_uri()]
+        )
+        data = search_cache.get(key)
+        if data is None:
+            data = super().list(request, *args, **kwargs).data
+            search_cache.put(key, data)
+        return Response(data)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from django.db import transaction
 
+from catalog.cache import catalog_bump
 from catalog.effects import effect_errors
 from catalog.models import Card, CardSet, Team
 
@@ -307,6 +308,8 @@ def apply_rows(clean: list[dict], *, replace_sample: bool = False) -> ImportRepo
             to_update, [*MODEL_FIELDS, "search_text", "search_grams"], batch_size=500
         )
         report.created, report.updated = len(to_create), len(to_update)
+        if report.created or report.updated or report.removed_sample:
+            catalog_bump()  # bulk writes send no signals
     return report
 
 

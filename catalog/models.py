@@ -203,3 +203,20 @@ class Card(models.Model):
         """Recompute the denormalised search columns from the names and person."""
         self.search_text = normalize_text(" ".join([self.name, self.name_ja, self.person]))
         self.search_grams = short_grams(self.search_text)
+
+
+class CatalogState(models.Model):
+    """One row whose `version` changes whenever the catalog does: the key of cached searches.
+
+    A random UUID, not a counter, so a response cached for one database (or one rolled-back
+    test transaction) can never be served for another state of the catalog.
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1, editable=False)
+    version = models.UUIDField()
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(id=1), name="catalogstate_single_row")]
+
+    def __str__(self) -> str:
+        return str(self.version)

@@ -20,7 +20,7 @@ from django.db.models import F, Q
 from django.db.models.expressions import OrderBy
 
 from catalog.data import TEAMS
-from catalog.models import normalize_text
+from catalog.models import Team, normalize_text
 
 # Limits keep the SQL within what both databases accept (SQLite's expression depth is 1000).
 MAX_QUERY_LENGTH = 1000
@@ -504,11 +504,14 @@ class _Parser:
         phrase = _phrase(value)
         if not phrase:
             raise QuerySyntaxError("Nothing to search for inside the quotes", token.position)
-        q = Q(search_text__contains=phrase)
         if self.vendor == "postgresql" and len(phrase) <= 2 and " " not in phrase:
             # Trigram indexes cannot serve 1–2 characters; the short-gram GIN index can
-            # (migration 0002). It holds only in-word grams, hence no whitespace.
-            q &= Q(search_grams__contains=[phrase])
+            # (migration 0002). A phrase without whitespace occurs in search_text exactly
+            # when it is an in-word gram, so the gram test alone is the same condition, and
+            # the planner estimates it better than both ANDed (docs/performance.md).
+            q = Q(search_grams__contains=[phrase])
+        else:
+            q = Q(search_text__contains=phrase)
         shown = value.strip()
         return Match(q, f'name contains "{shown}"', f'name does not contain "{shown}"')
 
@@ -606,8 +609,12 @@ class _Parser:
     def team_term(self, token: Token) -> Match:
         self.count_term(token)
         value = _phrase(token.value)
-        q = Q(team__code__icontains=value) | Q(team__name__icontains=value)
-        q |= Q(team__name_ja__icontains=value)
+        # A subquery on the small team table, not an OR across the card–team join, so the
+        # planner can filter cards by team id (docs/performance.md).
+        teams = Team.objects.filter(
+            Q(code__icontains=value) | Q(name__icontains=value) | Q(name_ja__icontains=value)
+        )
+        q = Q(team_id__in=teams.values("code"))
         # The database cannot strip accents portably; for the known clubs, "jubilo" finds
         # "Júbilo Iwata" by folding in Python.
         folded = _fold_accents(value)

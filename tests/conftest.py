@@ -17,6 +17,14 @@ def django_db_setup(django_db_setup, django_db_blocker):
         catalog_load()
 
 
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Start every test with an empty cache (cached search answers, throttles)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def alice(db):
     return get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")

@@ -88,3 +88,14 @@ def test_openapi_schema_and_docs_are_served(client):
     assert docs.status_code == 200
     assert b"swagger-ui" in docs.content
     assert b"cdn" not in docs.content.lower()
+
+
+def test_a_catalog_change_is_seen_at_once_despite_the_cache(client):
+    from catalog.models import Card
+
+    first = client.get("/api/cards/", {"q": "set:JP kind:goalkeeper"}).json()
+    card = Card.objects.get(id=first["results"][0]["id"])
+    card.defense = 42
+    card.save()
+    second = client.get("/api/cards/", {"q": "set:JP kind:goalkeeper"}).json()
+    assert second["results"][0]["defense"] == 42

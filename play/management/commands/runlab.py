@@ -20,9 +20,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         worker = None
+        # Turn SIGTERM into SystemExit so the `finally` below stops the worker too.
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
         if not options["no_worker"]:
             if not settings.REDIS_URL:
-                for folder in ("queue", "processed"):
+                for folder in ("queue", "processed", "control"):
                     (settings.BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
             broker = settings.REDIS_URL or f"filesystem ({settings.BROKER_DIR})"
             self.stdout.write(f"Starting a Celery worker on {broker}")

@@ -1,0 +1,660 @@
+"""Card search benchmark on PostgreSQL: a 10× catalog behind gunicorn, 16 concurrent clients.
+
+Run from the project root:
+
+    .venv/bin/python bench/search.py
+
+It (1) drops and recreates its own database (`cardlab_bench`, UTF-8 ctype so pg_trgm sees
+Japanese), migrates, runs `load_catalog` and copies every card into 9 bench-only sets (10×),
+then ANALYZE; (2) prints EXPLAIN ANALYZE of the SQL `card_search` produces for a 1-, 2- and
+3+-character Japanese query, as planned and with `enable_seqscan = off`, and says which search
+index each plan uses; (3) serves the app with gunicorn (DEBUG=0) and measures `/api/cards/?q=`
+for a set of realistic queries, their round-robin mix and `/api/ping/` with closed-loop
+client threads on loopback: p50/p95/p99 latency, requests/s and the throughput ratio
+search mix / ping. gunicorn is stopped and the database dropped on exit (`--keep-db` keeps it).
+
+Goals (issue #2): search p95 ≤ 50 ms and search/ping throughput ≥ 0.5. The script prints the
+figures and whether each goal is met; it never fails on them (docs/performance.md).
+"""
+
+import argparse
+import http.client
+import json
+import os
+import platform
+import re
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+P95_GOAL_MS = 50.0
+RATIO_GOAL = 0.5
+
+# (label, query string of /api/cards/): what people type, plus a second page.
+SEARCHES = [
+    ("all cards (no q)", {}),
+    ("pos:FW shoot>=7", {"q": "pos:FW shoot>=7"}),
+    ("鈴 (1 char)", {"q": "鈴"}),
+    ("鈴木 (2 chars)", {"q": "鈴木"}),
+    ("ドリブル (4 chars)", {"q": "ドリブル"}),
+    ("suzuki (English)", {"q": "suzuki"}),
+    ("set:BS kind:event", {"q": "set:BS kind:event"}),
+    ("team:鹿島 order:-shoot", {"q": "team:鹿島 order:-shoot"}),
+    ("pos:MF page 2", {"q": "pos:MF", "page": "2"}),
+]
+# (label, query, index the plan should use)
+EXPLAINS = [
+    ("1 character", "鈴", "card_search_grams"),
+    ("2 characters", "鈴木", "card_search_grams"),
+    ("3+ characters", "ドリブル", "card_search_trgm"),
+]
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--server",
+        default=os.environ.get("BENCH_PG", "postgresql://postgres@127.0.0.1:5432/postgres"),
+        help="URL of an existing database on the server, used to create the bench database",
+    )
+    parser.add_argument("--db", default="cardlab_bench", help="bench database (dropped!)")
+    parser.add_argument("--ctype", default="C.UTF-8", help="LC_CTYPE/LC_COLLATE of the bench DB")
+    parser.add_argument("--copies", type=int, default=10, help="catalog multiplier")
+    parser.add_argument("--clients", type=int, default=16, help="concurrent client threads")
+    parser.add_argument("--requests", type=int, default=800, help="measured requests per phase")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument(
+        "--worker-class", default="sync", help="gunicorn worker class (the goal uses sync)"
+    )
+    parser.add_argument("--threads", type=int, default=1, help="gunicorn threads (gthread)")
+    parser.add_argument("--app", default="cardsite.wsgi", help="WSGI application to serve")
+    parser.add_argument("--keep-db", action="store_true", help="do not drop the bench database")
+    parser.add_argument("--skip-load", action="store_true", help="only EXPLAIN (no gunicorn)")
+    return parser.parse_args()
+
+
+# --- the database ---------------------------------------------------------------------------
+
+
+def with_db(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
+
+
+def recreate_database(server_url: str, name: str, ctype: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+        conn.execute(
+            sql.SQL(
+                "CREATE DATABASE {} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE {} LC_CTYPE {}"
+            ).format(sql.Identifier(name), sql.Literal(ctype), sql.Literal(ctype))
+        )
+
+
+def drop_database(server_url: str, name: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+
+
+def multiply_catalog(copies: int) -> tuple[int, int]:
+    """Copy every card into `copies - 1` bench-only sets; return (sets, cards) afterwards."""
+    from django.db import transaction
+
+    from catalog.models import Card, CardSet
+
+    sets = list(CardSet.objects.order_by("display_order"))
+    originals = list(Card.objects.order_by("id"))
+    next_order = max(s.display_order for s in sets) + 1
+    new_sets, codes = [], {}
+    for copy in range(1, copies):
+        for index, card_set in enumerate(sets):
+            code = f"X{copy}{index:02d}"  # 4 characters, never a real set code
+            codes[copy, card_set.code] = code
+            new_sets.append(
+                CardSet(
+                    code=code,
+                    name=f"{card_set.name} (bench copy {copy})",
+                    name_ja=f"{card_set.name_ja}（ベンチ{copy}）",
+                    released=card_set.released,
+                    kind=card_set.kind,
+                    kinds_count=card_set.kinds_count,
+                    display_order=next_order + len(new_sets),
+                )
+            )
+    columns = [
+        f.attname for f in Card._meta.concrete_fields if f.attname not in ("id", "card_set_id")
+    ]
+    new_cards = []
+    for copy in range(1, copies):
+        for card in originals:
+            code = codes[copy, card.card_set_id]
+            clone = Card(
+                id=Card.make_id(code, card.number),
+                card_set_id=code,
+                **{name: getattr(card, name) for name in columns},
+            )
+            clone.refresh_search_fields()
+            new_cards.append(clone)
+    with transaction.atomic():
+        CardSet.objects.bulk_create(new_sets)
+        Card.objects.bulk_create(new_cards, batch_size=1000)
+    return CardSet.objects.count(), Card.objects.count()
+
+
+# --- EXPLAIN ---------------------------------------------------------------------------------
+
+
+def explain(query: str, *, seqscan: bool) -> tuple[str, str, str]:
+    """Return (page SQL, EXPLAIN ANALYZE of the API's page query, of its COUNT query)."""
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    from catalog.selectors import card_search
+
+    qs = card_search(query=query)
+    page = qs[:50]  # what PageNumberPagination runs for page 1 (PAGE_SIZE = 50)
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            if not seqscan:
+                cursor.execute("SET LOCAL enable_seqscan = off")
+            page_plan = page.explain(analyze=True, buffers=True)
+            # The paginator's qs.count(), captured as Django sends it, then explained.
+            with CaptureQueriesContext(connection) as captured:
+                qs.count()
+            count_sql = captured.captured_queries[-1]["sql"]
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + count_sql)
+            count_plan = "\n".join(row[0] for row in cursor.fetchall())
+    return str(page.query), page_plan, count_plan
+
+
+def index_used(plan: str) -> str:
+    found = [name for name in ("card_search_grams", "card_search_trgm") if name in plan]
+    if found:
+        return ", ".join(found)
+    return "none (" + ("Seq Scan" if "Seq Scan" in plan else "other") + ")"
+
+
+def gin_pending() -> str:
+    """Return the GIN pending-list size of both search indexes (pgstattuple), if available."""
+    from django.db import connection
+
+    parts = []
+    with connection.cursor() as cursor:
+        cursor.execute("CREATE EXTENSION IF NOT EXISTS pgstattuple")
+        for name in ("card_search_grams", "card_search_trgm"):
+            cursor.execute(
+                "SELECT pending_pages, pending_tuples FROM pgstatginindex(%s::regclass)", [name]
+            )
+            pages, tuples = cursor.fetchone()
+            parts.append(f"{name}: {tuples} rows in {pages} pending pages")
+    return "; ".join(parts)
+
+
+def print_explains(*, plans: bool) -> None:
+    """Print the EXPLAIN ANALYZE summary table (and, with `plans`, every plan in full)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT datctype FROM pg_database WHERE datname = current_database()")
+        ctype = cursor.fetchone()[0]
+        cursor.execute("SELECT show_trgm('鈴木 ドリブル')::text")
+        trigrams = cursor.fetchone()[0]
+        cursor.execute(
+            "SELECT count(*), pg_size_pretty(pg_table_size('catalog_card')) FROM catalog_card"
+        )
+        rows, size = cursor.fetchone()
+        cursor.execute(
+            "SELECT indexname, pg_size_pretty(pg_relation_size(indexname::regclass)) "
+            "FROM pg_indexes WHERE tablename = 'catalog_card' AND indexname LIKE 'card_search%' "
+            "ORDER BY indexname"
+        )
+        indexes = cursor.fetchall()
+    if plans:
+        print(f"database ctype {ctype}; {rows} cards, table {size}")
+        print(f"show_trgm('鈴木 ドリブル') = {trigrams}")
+        print("indexes: " + ", ".join(f"{name} {sz}" for name, sz in indexes))
+    summary = []
+    for label, query, expected in EXPLAINS:
+        for seqscan in (True, False):
+            sql, page_plan, count_plan = explain(query, seqscan=seqscan)
+            setting = "default" if seqscan else "enable_seqscan = off"
+            if plans:
+                print(f"\n### {label}: q={query!r} (planner: {setting})")
+                if seqscan:
+                    print(f"SQL (page 1): {sql}")
+                print("-- page query (LIMIT 50):")
+                print(page_plan)
+                print("-- count query:")
+                print(count_plan)
+            summary.append(
+                f"| {query} ({label}) | {setting} | {expected} | {index_used(page_plan)} "
+                f"| {index_used(count_plan)} | {_exec_ms(page_plan)} | {_exec_ms(count_plan)} |"
+            )
+    print(
+        "\n| query | planner | expected index | page query uses | count query uses "
+        "| page ms | count ms |"
+    )
+    print("|---|---|---|---|---|---:|---:|")
+    print("\n".join(summary))
+
+
+def _exec_ms(plan: str) -> str:
+    match = re.search(r"Execution Time: ([0-9.]+) ms", plan)
+    return match.group(1) if match else "?"
+
+
+# --- gunicorn --------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_gunicorn(args, env: dict, port: int, log_path: Path) -> subprocess.Popen:
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    command = [
+        str(gunicorn),
+        args.app,
+        "-w",
+        str(args.workers),
+        "-k",
+        args.worker_class,
+        "--threads",
+        str(args.threads),
+        "-b",
+        f"127.0.0.1:{port}",
+        "--log-level",
+        "warning",
+    ]
+    log = open(log_path, "wb")  # noqa: SIM115 - closed with the process
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited: {log_path.read_text(errors='replace')}")
+        try:
+            status, _ = get(port, "/api/ping/")
+            if status == 200:
+                return process
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"gunicorn did not answer: {log_path.read_text(errors='replace')}")
+
+
+def stop(process: subprocess.Popen | None) -> None:
+    if process is None or process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def worker_pids(master: int) -> list[int]:
+    try:
+        children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    except OSError:
+        return []
+    return [int(pid) for pid in children]
+
+
+def cpu_times(pids: list[int]) -> dict[int, float]:
+    """Return user + system CPU seconds per live process (Linux /proc; empty elsewhere)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    times = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        times[pid] = (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return times
+
+
+def cpu_used(before: dict[int, float], pids: list[int]) -> float:
+    """Return the CPU seconds used since `before` by the processes alive at both ends."""
+    after = cpu_times(pids)
+    return sum(after[pid] - before[pid] for pid in after if pid in before)
+
+
+def machine_cpu_seconds() -> float:
+    """Return the busy CPU seconds of the whole machine, all cores (Linux /proc/stat)."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except OSError:
+        return 0.0
+    idle = fields[3] + fields[4]  # idle + iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_pids(db_url: str) -> list[int]:
+    """Return the server processes of the app's connections (persistent: CONN_MAX_AGE)."""
+    import psycopg
+
+    with psycopg.connect(db_url) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return [pid for (pid,) in rows]
+
+
+# --- the load --------------------------------------------------------------------------------
+
+HEADERS = {"Accept": "application/json"}
+
+
+def get(port: int, path: str) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path, headers=HEADERS)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+@dataclass
+class Result:
+    label: str
+    latencies: list[float]
+    seconds: float
+    errors: int
+    connections: int
+    client_cpu: float
+    server_cpu: float
+    postgres_cpu: float
+    machine_cpu: float
+
+    @property
+    def rps(self) -> float:
+        return len(self.latencies) / self.seconds
+
+    def percentile(self, p: int) -> float:
+        cuts = statistics.quantiles(self.latencies, n=100, method="inclusive")
+        return cuts[p - 1] * 1000
+
+    def cpu_ms(self, seconds: float) -> float:
+        """Return CPU seconds spread over the requests, in ms per request."""
+        return seconds / len(self.latencies) * 1000
+
+    @property
+    def server_ms(self) -> float:
+        """gunicorn + PostgreSQL CPU per request: what a request costs, whatever else runs."""
+        return self.cpu_ms(self.server_cpu + self.postgres_cpu)
+
+    def row(self, count: str = "") -> str:
+        return (
+            f"| {self.label} | {count} | {self.percentile(50):.1f} | {self.percentile(95):.1f} "
+            f"| {self.percentile(99):.1f} | {self.rps:.0f} | {self.errors} "
+            f"| {self.client_cpu / self.seconds:.0%} | {self.server_cpu / self.seconds:.0%} "
+            f"| {self.postgres_cpu / self.seconds:.0%} | {self.machine_cpu / self.seconds:.0%} "
+            f"| {self.server_ms:.2f} |"
+        )
+
+
+def run_phase(
+    label: str,
+    port: int,
+    paths: list[str],
+    total: int,
+    clients: int,
+    server_pids: list[int],
+    db_pids: list[int],
+) -> Result:
+    """Send `total` GETs (round-robin over `paths`) from `clients` closed-loop threads."""
+    lock = threading.Lock()
+    issued = 0
+    barrier = threading.Barrier(clients + 1)
+    per_thread: list[tuple[list[float], int, int]] = []
+
+    def client(offset: int) -> None:
+        nonlocal issued
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        latencies, errors, connects = [], 0, 0
+        barrier.wait()
+        while True:
+            with lock:
+                index = issued
+                issued += 1
+            if index >= total:
+                break
+            path = paths[(index + offset) % len(paths)]
+            if conn.sock is None:
+                connects += 1
+            start = time.perf_counter()
+            try:
+                conn.request("GET", path, headers=HEADERS)
+                response = conn.getresponse()
+                response.read()
+                ok = response.status == 200
+                if response.will_close:
+                    conn.close()
+            except (OSError, http.client.HTTPException):
+                ok = False
+                conn.close()
+            latencies.append(time.perf_counter() - start)
+            errors += not ok
+        conn.close()
+        with lock:
+            per_thread.append((latencies, errors, connects))
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    cpu_client, cpu_server = time.process_time(), cpu_times(server_pids)
+    cpu_db, cpu_machine = cpu_times(db_pids), machine_cpu_seconds()
+    barrier.wait()
+    started = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    seconds = time.perf_counter() - started
+    cpu_client = time.process_time() - cpu_client
+    cpu_server = cpu_used(cpu_server, server_pids)
+    cpu_db = cpu_used(cpu_db, db_pids)
+    cpu_machine = machine_cpu_seconds() - cpu_machine
+    latencies = [x for lat, _, _ in per_thread for x in lat]
+    return Result(
+        label,
+        latencies,
+        seconds,
+        sum(e for _, e, _ in per_thread),
+        sum(c for _, _, c in per_thread),
+        cpu_client,
+        cpu_server,
+        cpu_db,
+        cpu_machine,
+    )
+
+
+def measure(args, port: int, server_pids: list[int], db_url: str) -> None:
+    paths = {label: "/api/cards/?" + urlencode(params) for label, params in SEARCHES}
+    counts = {}
+    for label, path in paths.items():
+        status, body = get(port, path)
+        if status != 200:
+            raise RuntimeError(f"{path} answered {status}: {body[:300]!r}")
+        data = json.loads(body)
+        counts[label] = f"{data['count']} ({len(data['results'])} on page)"
+    warmup = max(args.clients * 4, 64)
+    print(
+        f"\n## Load: {args.clients} concurrent clients, {args.requests} measured requests per "
+        f"phase after {warmup} warm-up requests; gunicorn {args.app} -w {args.workers} -k "
+        f"{args.worker_class} --threads {args.threads}"
+    )
+    print(
+        "\n| endpoint | matches | p50 ms | p95 ms | p99 ms | req/s | errors "
+        "| client CPU | gunicorn CPU | postgres CPU | machine CPU | server CPU ms/req |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    phases = [(label, [path]) for label, path in paths.items()]
+    phases.append(("search mix (all of the above, round-robin)", list(paths.values())))
+    phases.append(("/api/ping/", ["/api/ping/"]))
+    results = {}
+    for label, phase_paths in phases:
+        run_phase(label, port, phase_paths, warmup, args.clients, server_pids, [])
+        db_pids = postgres_pids(db_url)
+        result = run_phase(
+            label, port, phase_paths, args.requests, args.clients, server_pids, db_pids
+        )
+        results[label] = result
+        print(result.row(counts.get(label, "")), flush=True)
+    mix = results["search mix (all of the above, round-robin)"]
+    ping = results["/api/ping/"]
+    reconnects = mix.connections / len(mix.latencies)
+    ratio = mix.rps / ping.rps
+    print(
+        "\n(CPU columns: share of one core, during the phase, used by this script's client "
+        "threads, the gunicorn workers, their PostgreSQL backends and the whole machine "
+        f"({os.cpu_count()} cores = {os.cpu_count()}00%); machine minus the three is everything "
+        "else; server CPU ms/req = (gunicorn + postgres CPU) / requests. "
+        f"{reconnects:.0%} of search requests opened a new TCP connection: gunicorn's "
+        "sync workers close it after each response.)"
+    )
+    print("\n## Goals")
+    worst = max(results[label].percentile(95) for label in paths)
+    print(
+        f"search mix p95 = {mix.percentile(95):.1f} ms (worst single query p95 = {worst:.1f} ms), "
+        f"goal ≤ {P95_GOAL_MS:.0f} ms: {'met' if mix.percentile(95) <= P95_GOAL_MS else 'MISSED'}"
+    )
+    print(
+        f"throughput search mix / ping = {mix.rps:.0f} / {ping.rps:.0f} = {ratio:.2f}, "
+        f"goal ≥ {RATIO_GOAL}: {'met' if ratio >= RATIO_GOAL else 'MISSED'}"
+    )
+    cores = os.cpu_count() or 1
+    mix_cost = mix.server_ms + mix.cpu_ms(mix.client_cpu)
+    ping_cost = ping.server_ms + ping.cpu_ms(ping.client_cpu)
+    print(
+        f"CPU per request (gunicorn + postgres + this client): search mix {mix_cost:.2f} ms, "
+        f"ping {ping_cost:.2f} ms; on {cores} otherwise idle cores that allows at most "
+        f"{cores * 1000 / mix_cost:.0f} and {cores * 1000 / ping_cost:.0f} req/s "
+        f"(ratio {ping_cost / mix_cost:.2f}) and, with {args.clients} closed-loop clients, a "
+        f"search latency of at least {args.clients * mix_cost / cores:.0f} ms (Little's law)."
+    )
+
+
+# --- main ------------------------------------------------------------------------------------
+
+
+def machine() -> str:
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} CPUs ({cpu or platform.processor()}), {platform.platform()}"
+
+
+def main() -> int:
+    args = parse_args()
+    db_url = with_db(args.server, args.db)
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=db_url,
+        DJANGO_SETTINGS_MODULE="cardsite.settings",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        LOG_LEVEL="WARNING",
+    )
+    os.environ.update(env)
+    print(f"# Card search benchmark — {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+    print(f"machine: {machine()}; Python {platform.python_version()}")
+    print("command: " + " ".join([".venv/bin/python", "bench/search.py", *sys.argv[1:]]))
+
+    recreate_database(args.server, args.db, args.ctype)
+    server = None
+    tmp = tempfile.TemporaryDirectory(prefix="cardlab-bench-")
+    try:
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.db import connection
+
+        started = time.perf_counter()
+        call_command("migrate", verbosity=0, interactive=False)
+        call_command("load_catalog", verbosity=0)
+        sets, cards = multiply_catalog(args.copies)
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+            cursor.execute("SELECT version()")
+            version = cursor.fetchone()[0]
+        print(f"database: {args.db} ({version.split(',')[0]})")
+        print(
+            f"catalog: {cards} cards in {sets} sets ({args.copies}× the sample pool), loaded in "
+            f"{time.perf_counter() - started:.1f} s"
+        )
+        print("\n## EXPLAIN ANALYZE right after loading (ANALYZE only)")
+        print("GIN pending lists: " + gin_pending())
+        print_explains(plans=False)
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE catalog_card")
+        print("\n## EXPLAIN ANALYZE after VACUUM ANALYZE (what autovacuum leaves)")
+        print("GIN pending lists: " + gin_pending())
+        print_explains(plans=True)
+        connection.close()
+        if args.skip_load:
+            return 0
+
+        busy = machine_cpu_seconds()
+        time.sleep(3)
+        background = (machine_cpu_seconds() - busy) / 3
+        print(f"\nbackground load before the run: {background:.0%} of one core")
+        if background > 0.2:
+            print("WARNING: the machine is busy; the figures below are pessimistic.")
+        port = free_port()
+        server = start_gunicorn(args, env, port, Path(tmp.name) / "gunicorn.log")
+        measure(args, port, worker_pids(server.pid), db_url)
+        return 0
+    finally:
+        stop(server)
+        log = Path(tmp.name) / "gunicorn.log"
+        if log.exists() and log.stat().st_size:
+            print("\ngunicorn log (tail):\n" + log.read_text(errors="replace")[-2000:])
+        tmp.cleanup()
+        try:
+            from django.db import connections
+
+            connections.close_all()
+        except Exception:  # noqa: BLE001 - Django may not be set up yet
+            pass
+        if not args.keep_db:
+            drop_database(args.server, args.db)
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    sys.exit(main())

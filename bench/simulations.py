@@ -1,0 +1,163 @@
+"""Benchmark: a goldfish batch from the POST to results ready, on 1 and 2 local workers.
+
+Usage: .venv/bin/python bench/simulations.py [--runs 10000] [--workers 1 2]
+
+Needs PostgreSQL (127.0.0.1:5432, user postgres) and Redis (127.0.0.1:6379). It creates its own
+database `cardlab_bench_sim` (dropped and re-created), loads the catalog, starts Celery worker
+processes (one process each, prefork concurrency 1) on Redis db 14, POSTs the batch to the API
+and polls the database until the batch is done. It prints the wall time, matches per second,
+the 2-to-1 worker ratio, and the PostgreSQL rows written per chunk (from pg_stat_user_tables).
+"""
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DB_NAME = "cardlab_bench_sim"
+SERVER = "postgresql://postgres@127.0.0.1:5432"
+REDIS = "redis://127.0.0.1:6379/14"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10_000)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args()
+
+    os.environ.update(
+        DATABASE_URL=f"{SERVER}/{DB_NAME}",
+        REDIS_URL=REDIS,
+        DJANGO_SETTINGS_MODULE="cardsite.settings",
+        DEBUG="1",
+    )
+    sys.path.insert(0, str(ROOT))
+    recreate_database()
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("load_catalog", verbosity=0)
+
+    import redis
+
+    redis.Redis.from_url(REDIS).flushdb()
+    timings = {}
+    for count in args.workers:
+        timings[count] = run_batch(args.runs, count)
+    if 1 in timings and 2 in timings:
+        print(f"speed-up 2 workers / 1 worker: {timings[1] / timings[2]:.2f}x (goal >= 1.8x)")
+
+
+def recreate_database() -> None:
+    import psycopg
+
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME} ENCODING 'UTF8' TEMPLATE template0")
+
+
+def table_writes() -> dict[str, int]:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_force_next_flush()")
+        cursor.execute(
+            "SELECT relname, n_tup_ins + n_tup_upd + n_tup_del FROM pg_stat_user_tables "
+            "WHERE relname LIKE 'play_%'"
+        )
+        return dict(cursor.fetchall())
+
+
+def start_workers(count: int) -> list[subprocess.Popen]:
+    procs = []
+    for number in range(count):
+        procs.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "cardsite",
+                    "worker",
+                    "--concurrency",
+                    "1",
+                    "--hostname",
+                    f"bench{number}@%h",
+                    "--loglevel",
+                    "WARNING",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                ],
+                cwd=ROOT,
+                env=os.environ.copy(),
+                start_new_session=True,
+            )
+        )
+    time.sleep(4)  # let the workers connect before the clock starts
+    return procs
+
+
+def stop_workers(procs) -> None:
+    for proc in procs:
+        os.killpg(proc.pid, signal.SIGTERM)
+    for proc in procs:
+        proc.wait(timeout=30)
+
+
+def run_batch(runs: int, workers: int) -> float:
+    from django.contrib.auth import get_user_model
+    from rest_framework.test import APIClient
+
+    from decks.models import Deck
+    from play.models import SimulationBatch
+
+    user, _ = get_user_model().objects.get_or_create(username=f"bench{workers}")
+    deck = Deck.objects.filter(is_sample=True).order_by("slug").first()
+    client = APIClient()
+    client.force_authenticate(user)
+    procs = start_workers(workers)
+    try:
+        before = table_writes()
+        started = time.perf_counter()
+        response = client.post(
+            "/api/simulations/",
+            {"kind": "goldfish", "deck_a": deck.slug, "runs": runs, "seed": 1},
+            format="json",
+        )
+        assert response.status_code == 201, response.content
+        batch_id = response.json()["id"]
+        while True:
+            batch = SimulationBatch.objects.get(pk=batch_id)
+            if not batch.is_active:
+                break
+            time.sleep(0.05)
+        elapsed = time.perf_counter() - started
+        after = table_writes()
+    finally:
+        stop_workers(procs)
+    writes = {k: after.get(k, 0) - before.get(k, 0) for k in after}
+    chunks = batch.chunk_count
+    print(
+        f"{workers} worker(s): {runs} goldfish matches in {chunks} chunks: {elapsed:.2f} s "
+        f"({runs / elapsed:,.0f} matches/s), status {batch.status}, "
+        f"results runs {batch.results and batch.results.get('runs')}"
+    )
+    chunk_rows = writes.get("play_simulationchunk", 0)
+    print(
+        f"  PostgreSQL rows written: {sum(writes.values())} in all "
+        f"({writes}); chunk-table rows per chunk: {chunk_rows / chunks:.2f}"
+    )
+    return elapsed
+
+
+if __name__ == "__main__":
+    main()

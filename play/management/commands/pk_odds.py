@@ -1,0 +1,47 @@
+import random
+
+from django.core.management.base import BaseCommand, CommandError
+
+from play.deck_input import DeckInputError, load_side
+from play.engine.pk import pk_shootout
+from play.simulation import exact_pk_probability, wilson_interval
+
+
+class Command(BaseCommand):
+    help = "Print the exact probability that deck A wins a PK shootout (R-PK-1..6)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--deck-a", required=True, help="deck text file or saved deck slug")
+        parser.add_argument("--deck-b", required=True, help="deck text file or saved deck slug")
+        parser.add_argument("--simulate", type=int, default=0, help="also simulate N shootouts")
+        parser.add_argument("--seed", type=int, default=None)
+
+    def handle(self, *args, **options):
+        try:
+            side_a = load_side(options["deck_a"])
+            side_b = load_side(options["deck_b"])
+        except DeckInputError as exc:
+            raise CommandError(str(exc)) from None
+        if options["simulate"] < 0:
+            raise CommandError("--simulate must be 0 or more")
+        exact = exact_pk_probability(side_a, side_b)
+        self.stdout.write(f"P({side_a.name} wins the shootout) = {exact:.12f} (exact)")
+        runs = options["simulate"]
+        if runs:
+            rng = random.Random(options["seed"])
+            wins = sum(
+                pk_shootout(
+                    side_a.cards,
+                    side_a.shootout_goalkeeper,
+                    side_b.cards,
+                    side_b.shootout_goalkeeper,
+                    rng,
+                ).winner
+                == "A"
+                for _ in range(runs)
+            )
+            low, high = wilson_interval(wins, runs)
+            self.stdout.write(
+                f"Simulated: {wins / runs:.4f} over {runs} shootouts "
+                f"(95% interval {low:.4f}–{high:.4f})"
+            )

@@ -1,0 +1,59 @@
+import json
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+
+from play.deck_input import DeckInputError, load_side
+from play.engine.runner import play_match
+from play.simulation import POLICIES
+
+
+class Command(BaseCommand):
+    help = "Play one match between two decks (text files or saved deck slugs) and write its log."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--deck-a", required=True, help="deck text file or saved deck slug")
+        parser.add_argument("--deck-b", required=True, help="deck text file or saved deck slug")
+        parser.add_argument("--seed", type=int, default=None)
+        parser.add_argument("--policy-a", choices=POLICIES, default="greedy")
+        parser.add_argument("--policy-b", choices=POLICIES, default="greedy")
+        parser.add_argument("--log", help="write the match log here ('-' for standard output)")
+        parser.add_argument("--quiet", action="store_true", help="print nothing but the log")
+
+    def handle(self, *args, **options):
+        try:
+            side_a = load_side(options["deck_a"])
+            side_b = load_side(options["deck_b"])
+        except DeckInputError as exc:
+            raise CommandError(str(exc)) from None
+        seed = options["seed"]
+        if seed is None:
+            import random
+
+            seed = random.SystemRandom().getrandbits(32)
+        outcome = play_match(
+            side_a,
+            side_b,
+            policy_a=options["policy_a"],
+            policy_b=options["policy_b"],
+            seed=seed,
+            log=bool(options["log"]),
+        )
+        if not options["quiet"]:
+            goals = outcome.goals
+            line = f"{side_a.name} {goals['A']}–{goals['B']} {side_b.name}"
+            if outcome.pk_score:
+                line += f" (PK {outcome.pk_score['A']}–{outcome.pk_score['B']})"
+            winner = side_a.name if outcome.winner == "A" else side_b.name
+            how = {"goals": "on goals", "pk": "on penalties", "coin_toss": "on the coin toss"}
+            self.stdout.write(f"{line}: {winner} wins {how[outcome.decided_by]} (seed {seed})")
+        if options["log"]:
+            text = json.dumps(outcome.log, ensure_ascii=False)
+            if options["log"] == "-":
+                sys.stdout.write(text + "\n")
+            else:
+                try:
+                    with open(options["log"], "w", encoding="utf-8") as fh:
+                        fh.write(text + "\n")
+                except OSError as exc:
+                    raise CommandError(f"{options['log']}: cannot write the log ({exc})") from None

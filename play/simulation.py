@@ -1,0 +1,281 @@
+"""Batch simulations as pure functions: chunk plans, chunk seeds, running and merging chunks.
+
+No Django here: a chunk is a pure function of (kind, sides snapshot, params, chunk seed), so
+the same batch gives the same results whatever the number of workers, their order, or how
+often a chunk was redelivered. Merging is a sum over chunk results in index order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from play.engine.cards import Card
+from play.engine.match import SideDeck
+from play.engine.options import Options
+from play.engine.pk import pk_shootout, pk_win_probability
+from play.engine.runner import play_match
+
+KINDS = ("pk", "goldfish", "match", "gauntlet")
+POLICIES = ("greedy", "random", "passive")
+SAMPLE_LOGS_PER_OPPONENT = 3
+
+
+@dataclass(frozen=True)
+class ChunkSpec:
+    index: int
+    opponent: int  # index into the sides snapshot (0 is deck A)
+    runs: int
+
+
+def plan_chunks(*, kind: str, runs: int, chunk_size: int, opponents: int) -> list[ChunkSpec]:
+    """Return the batch's chunks: `runs` per opponent, split into chunks of `chunk_size`."""
+    per_opponent = opponents if kind == "gauntlet" else 1
+    specs = []
+    for opponent in range(1, per_opponent + 1):
+        for start in range(0, runs, chunk_size):
+            specs.append(ChunkSpec(len(specs), opponent, min(chunk_size, runs - start)))
+    return specs
+
+
+def chunk_seed(batch_seed: int, index: int) -> int:
+    """Return a chunk's seed, derived from the batch seed and the chunk index only."""
+    digest = hashlib.sha256(f"elevenstars-batch:{batch_seed}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def side_snapshot(
+    *, name: str, cards: list[dict], goalkeeper: dict, pk_goalkeeper: dict | None, bench: list
+) -> dict:
+    """Return the JSON snapshot of one side (CARD dicts as in the match log)."""
+    extra = [pk_goalkeeper] if pk_goalkeeper else []
+    data = {c["id"]: c for c in [*cards, goalkeeper, *bench, *extra]}
+    return {
+        "name": name,
+        "cards": [c["id"] for c in cards],
+        "goalkeeper": goalkeeper["id"],
+        "pk_goalkeeper": pk_goalkeeper["id"] if pk_goalkeeper else None,
+        "bench": [c["id"] for c in bench],
+        "card_data": data,
+    }
+
+
+def side_deck(snapshot: dict) -> SideDeck:
+    """Return the engine's SideDeck for a snapshot."""
+    cards = {card_id: Card.from_log(data) for card_id, data in snapshot["card_data"].items()}
+    return SideDeck(
+        name=snapshot["name"],
+        cards=tuple(cards[i] for i in snapshot["cards"]),
+        goalkeeper=cards[snapshot["goalkeeper"]],
+        pk_goalkeeper=cards[snapshot["pk_goalkeeper"]] if snapshot["pk_goalkeeper"] else None,
+        bench=tuple(cards[i] for i in snapshot["bench"]),
+    )
+
+
+def exact_pk_probability(side_a: SideDeck, side_b: SideDeck) -> float:
+    """Return the engine's exact probability that A wins a shootout (R-PK-1..6)."""
+    return float(
+        pk_win_probability(
+            side_a.cards, side_a.shootout_goalkeeper, side_b.cards, side_b.shootout_goalkeeper
+        )
+    )
+
+
+def _counter(values) -> dict[str, int]:
+    return {str(k): v for k, v in sorted(Counter(values).items())}
+
+
+def run_chunk(
+    *, kind: str, sides: list[dict], params: dict, spec: ChunkSpec, seed: int, keep_logs: int = 0
+) -> tuple[dict, list[dict]]:
+    """Play one chunk and return (its aggregated result, up to `keep_logs` match logs)."""
+    rng = random.Random(seed)
+    side_a = side_deck(sides[0])
+    side_b = side_deck(sides[spec.opponent])
+    if kind == "pk":
+        scores = []
+        decided = []
+        for _ in range(spec.runs):
+            result = pk_shootout(
+                side_a.cards,
+                side_a.shootout_goalkeeper,
+                side_b.cards,
+                side_b.shootout_goalkeeper,
+                random.Random(rng.getrandbits(63)),
+            )
+            scores.append(f"{result.score['A']}-{result.score['B']}")
+            decided.append((result.winner, result.decided_by))
+        wins = sum(1 for winner, _ in decided if winner == "A")
+        return (
+            {
+                "runs": spec.runs,
+                "wins_a": wins,
+                "scores": _counter(scores),
+                "coin_tosses": sum(1 for _, how in decided if how == "coin_toss"),
+            },
+            [],
+        )
+    options = Options(**params.get("options", {}))
+    policy_a = params.get("policy_a", "greedy")
+    policy_b = "passive" if kind == "goldfish" else params.get("policy_b", "greedy")
+    agg = _MatchAggregate()
+    logs = []
+    for number in range(spec.runs):
+        outcome = play_match(
+            side_a,
+            side_b,
+            policy_a=policy_a,
+            policy_b=policy_b,
+            seed=rng.getrandbits(63),
+            options=options,
+            log=number < keep_logs,
+        )
+        if outcome.log is not None:
+            logs.append(outcome.log)
+        agg.add(outcome)
+    return agg.to_dict(spec.runs), logs
+
+
+class _MatchAggregate:
+    def __init__(self):
+        self.wins = Counter()
+        self.decided_by = Counter()
+        self.level = 0
+        self.pk_wins = Counter()
+        self.goals = {"A": Counter(), "B": Counter()}
+        self.goals_half = {"A": [Counter(), Counter()], "B": [Counter(), Counter()]}
+        self.scorelines = Counter()
+        self.shots = Counter()
+        self.corners = Counter()
+        self.turns = [Counter(), Counter()]
+        self.deck_out = [Counter(), Counter()]
+
+    def add(self, o) -> None:
+        self.wins[o.winner] += 1
+        self.decided_by[o.decided_by] += 1
+        if o.pk:
+            self.level += 1
+            self.pk_wins[o.winner] += 1
+        for side in "AB":
+            self.goals[side][o.goals[side]] += 1
+            for half in (0, 1):
+                self.goals_half[side][half][o.goals_by_half[side][half]] += 1
+            self.shots[side] += o.shots[side]
+            self.corners[side] += o.corner_kicks[side]
+        self.scorelines[f"{o.goals['A']}-{o.goals['B']}"] += 1
+        for half in (0, 1):
+            self.turns[half][o.turns_by_half[half]] += 1
+            self.deck_out[half][o.deck_out_by_half[half]] += 1
+
+    def to_dict(self, runs: int) -> dict:
+        def c(counter):
+            return {str(k): v for k, v in sorted(counter.items())}
+
+        return {
+            "runs": runs,
+            "wins": c(self.wins),
+            "decided_by": c(self.decided_by),
+            "level_after_90": self.level,
+            "pk_wins": c(self.pk_wins),
+            "goals": {s: c(self.goals[s]) for s in "AB"},
+            "goals_by_half": {s: [c(h) for h in self.goals_half[s]] for s in "AB"},
+            "scorelines": c(self.scorelines),
+            "shots": c(self.shots),
+            "corner_kicks": c(self.corners),
+            "turns_by_half": [c(t) for t in self.turns],
+            "deck_out_by_half": [c(d) for d in self.deck_out],
+        }
+
+
+def _merge(a, b):
+    """Add two results: numbers add, dicts merge key by key, lists element by element."""
+    if isinstance(a, dict):
+        keys = list(dict.fromkeys([*a, *b]))
+        return {k: _merge(a[k], b[k]) if k in a and k in b else a.get(k, b.get(k)) for k in keys}
+    if isinstance(a, list):
+        return [_merge(x, y) for x, y in zip(a, b, strict=True)]
+    return a + b
+
+
+def merge_results(results: list[dict]) -> dict:
+    """Return the sum of chunk results (order-independent)."""
+    total: dict = {}
+    for result in results:
+        total = _merge(total, result) if total else result
+    return _sort_keys(total)
+
+
+def _sort_keys(value):
+    if isinstance(value, dict):
+        keys = sorted(value, key=lambda k: (not k.lstrip("-").isdigit(), _num(k), k))
+        return {k: _sort_keys(value[k]) for k in keys}
+    if isinstance(value, list):
+        return [_sort_keys(v) for v in value]
+    return value
+
+
+def _num(key: str) -> float:
+    try:
+        return float(key)
+    except ValueError:
+        return 0.0
+
+
+def wilson_interval(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Return the 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return (low, high)
+
+
+def mean_of(histogram: dict[str, int]) -> float:
+    """Return the mean of a {value: count} histogram."""
+    n = sum(histogram.values())
+    return sum(float(k) * v for k, v in histogram.items()) / n if n else 0.0
+
+
+def summarize(kind: str, merged: dict, *, exact_pk: float | None = None) -> dict:
+    """Return the figures a results page shows, computed from merged chunk results."""
+    runs = merged.get("runs", 0)
+    if kind == "pk":
+        low, high = wilson_interval(merged["wins_a"], runs)
+        return {
+            "runs": runs,
+            "win_rate": merged["wins_a"] / runs if runs else 0.0,
+            "interval": [low, high],
+            "exact": exact_pk,
+            "scores": merged["scores"],
+            "coin_tosses": merged["coin_tosses"],
+        }
+    wins_a = merged["wins"].get("A", 0)
+    low, high = wilson_interval(wins_a, runs)
+    goals_a = merged["goals"]["A"]
+    total_goals_a = sum(float(k) * v for k, v in goals_a.items())
+    return {
+        "runs": runs,
+        "win_rate": wins_a / runs if runs else 0.0,
+        "interval": [low, high],
+        "losses": merged["wins"].get("B", 0),
+        "level_after_90": merged["level_after_90"],
+        "pk_wins": merged["pk_wins"],
+        "decided_by": merged["decided_by"],
+        "goals_mean": {s: mean_of(merged["goals"][s]) for s in "AB"},
+        "goals_half_mean": {s: [mean_of(h) for h in merged["goals_by_half"][s]] for s in "AB"},
+        "shots_per_match": {s: merged["shots"].get(s, 0) / runs for s in "AB"} if runs else {},
+        "conversion": total_goals_a / merged["shots"]["A"] if merged["shots"].get("A") else 0.0,
+        "corners_per_match": {s: merged["corner_kicks"].get(s, 0) / runs for s in "AB"},
+        "turns_half_mean": [mean_of(t) for t in merged["turns_by_half"]],
+        "deck_out_by_half": merged["deck_out_by_half"],
+        "goals": merged["goals"],
+        "goals_by_half": merged["goals_by_half"],
+        "scorelines": merged["scorelines"],
+    }

@@ -1,0 +1,214 @@
+"""A person plays a goldfish half and watches a replay in headless Chromium."""
+
+import os
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+from catalog.services import catalog_load
+from decks.models import Deck
+from decks.services import deck_copy
+from play.engine import play_match
+from play.engine.testing import sample_side_deck
+from play.models import MatchLog, SoloGame
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+MAX_STEPS = 400
+
+
+def log_in(browser, live_server, user):
+    """Give the browser a session of `user` (the login form is tested elsewhere)."""
+    client = Client()
+    client.force_login(user)
+    browser.get(live_server.url + "/static/css/play.css")
+    browser.add_cookie(
+        {
+            "name": settings.SESSION_COOKIE_NAME,
+            "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+            "path": "/",
+        }
+    )
+
+
+def region(browser):
+    return browser.find_element(By.ID, "solo-game")
+
+
+def decision(browser) -> str:
+    return region(browser).get_attribute("data-decision")
+
+
+def act(browser, wait, click):
+    """Click, then wait until htmx has swapped in a new game region."""
+    old = region(browser)
+    click()
+    wait.until(EC.staleness_of(old))
+    wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
+
+
+def select_cards(browser) -> bool:
+    """Click every card the page lets us add; return whether a blocked card explained itself."""
+    explained = False
+    for pick in browser.find_elements(By.CSS_SELECTOR, ".card-pick"):
+        if "blocked" not in pick.get_attribute("class"):
+            pick.click()
+    for pick in browser.find_elements(By.CSS_SELECTOR, ".card-pick.blocked"):
+        pick.click()  # the page refuses it and says why (R-PLAY-2)
+        assert not pick.find_element(By.TAG_NAME, "input").is_selected()
+        reason = browser.find_element(By.CSS_SELECTOR, "[data-limit-reason]").text
+        assert "can't be added" in reason and "R-PLAY-2" in reason
+        explained = True
+    return explained
+
+
+def board_shot(browser, screenshot_dir, name):
+    board = browser.find_element(By.ID, "board")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'})", board)
+    board.screenshot(os.path.join(screenshot_dir, name))
+
+
+def test_playing_a_goldfish_half_by_clicking_legal_actions(live_server, browser, screenshot_dir):
+    catalog_load()
+    alice = get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
+    sample = Deck.objects.filter(is_sample=True).order_by("slug").last()
+    deck = deck_copy(deck=sample, owner=alice)
+    log_in(browser, live_server, alice)
+    wait = WebDriverWait(browser, 15)
+
+    browser.get(f"{live_server.url}/play/?deck={deck.slug}")
+    assert browser.find_element(By.CSS_SELECTOR, "input[name=mode][value=goldfish]").is_selected()
+    browser.find_element(By.CSS_SELECTOR, "form.solo-start details summary").click()
+    browser.find_element(By.NAME, "seed").send_keys("2")
+    browser.find_element(By.CSS_SELECTOR, "form.solo-start button[type=submit]").click()
+    wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
+    game = SoloGame.objects.get(owner=alice)
+    assert browser.current_url.endswith(game.get_absolute_url())
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".pitch .zone")) == 5
+    board_shot(browser, screenshot_dir, "play-kickoff.png")
+
+    limit_explained = False
+    seen_auto_bot_step = False
+    shot_taken = False
+    reloaded = False
+    for step in range(MAX_STEPS):
+        state = decision(browser)
+        if state.startswith("halftime_swaps"):
+            break
+        if step == 25 and not reloaded:  # mid-game: a reload resumes the very same position
+            revision = region(browser).get_attribute("data-revision")
+            hand = [
+                e.get_attribute("data-card")
+                for e in browser.find_elements(By.CSS_SELECTOR, ".side-A .hand .card-tile")
+            ]
+            browser.refresh()
+            wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
+            assert region(browser).get_attribute("data-revision") == revision
+            assert hand == [
+                e.get_attribute("data-card")
+                for e in browser.find_elements(By.CSS_SELECTOR, ".side-A .hand .card-tile")
+            ]
+            reloaded = True
+            continue
+        if not state.endswith(":mine"):
+            if not seen_auto_bot_step:  # let the pause run out once: the bot moves by itself
+                act(browser, wait, lambda: None)
+                seen_auto_bot_step = True
+            else:
+                act(
+                    browser,
+                    wait,
+                    browser.find_element(By.CSS_SELECTOR, '[data-action="skip"]').click,
+                )
+            continue
+        if state == "play_cards:mine":
+            limit_explained |= select_cards(browser)
+            chosen = browser.find_elements(By.CSS_SELECTOR, ".card-pick input:checked")
+            players = [c for c in chosen if c.get_attribute("data-kind") == "player"]
+            budget = int(
+                browser.find_element(By.CSS_SELECTOR, ".budget").get_attribute("data-budget")
+            )
+            assert len(players) <= budget
+            act(browser, wait, browser.find_element(By.CSS_SELECTOR, '[data-action="play"]').click)
+        elif state == "shot:mine":
+            act(browser, wait, browser.find_element(By.CSS_SELECTOR, '[data-action="shoot"]').click)
+            if not shot_taken:
+                assert browser.find_element(By.CSS_SELECTOR, ".shot-flag").is_displayed()
+                board_shot(browser, screenshot_dir, "play-shot.png")
+                browser.set_window_size(390, 1200)
+                browser.save_screenshot(os.path.join(screenshot_dir, "play-shot-390.png"))
+                browser.set_window_size(1280, 900)
+                shot_taken = True
+        elif state == "goal_kick:mine":
+            act(
+                browser,
+                wait,
+                browser.find_element(By.CSS_SELECTOR, '[data-action="penalty_zone"]').click,
+            )
+        else:
+            raise AssertionError(f"unexpected decision {state}")
+    else:
+        raise AssertionError("the half did not end")
+
+    assert reloaded and shot_taken and seen_auto_bot_step and limit_explained
+    assert "over" in browser.find_element(By.CSS_SELECTOR, ".recent").text
+    browser.save_screenshot(os.path.join(screenshot_dir, "play-halftime.png"))
+    game.refresh_from_db()
+    assert all(a["side"] in ("A", "B") for a in game.actions)
+    assert game.status == SoloGame.Status.PLAYING
+
+
+def test_a_replay_steps_to_its_first_goal(live_server, browser, screenshot_dir):
+    catalog_load()
+    alice = get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
+    for seed in range(20):
+        log = play_match(
+            sample_side_deck(seed),
+            sample_side_deck(seed + 1),
+            policy_a="greedy",
+            policy_b="random",
+            seed=seed,
+        ).log
+        if any(e["type"] == "goal" for e in log["events"]):
+            break
+    first_goal = next(i for i, e in enumerate(log["events"]) if e["type"] == "goal")
+    scorer = log["events"][first_goal]["side"]
+    saved = MatchLog.objects.create(owner=alice, source="upload", title="Replay test", log=log)
+    log_in(browser, live_server, alice)
+    wait = WebDriverWait(browser, 15)
+    browser.get(f"{live_server.url}/replays/{saved.share_token}/")
+    wait.until(lambda b: b.execute_script("return !!window.elevenStarsReplay"))
+    now = browser.find_element(By.CSS_SELECTOR, "[data-now]")
+    board_shot(browser, screenshot_dir, "replay-start.png")
+
+    body = browser.find_element(By.TAG_NAME, "body")
+    for _ in range(3):
+        browser.find_element(By.CSS_SELECTOR, '[data-go="next"]').click()
+    assert browser.execute_script("return window.elevenStarsReplay.position") == 3
+    browser.find_element(By.CSS_SELECTOR, '[data-go="prev"]').click()
+    assert browser.execute_script("return window.elevenStarsReplay.position") == 2
+
+    body.send_keys("g")  # jump to the next goal
+    wait.until(
+        lambda b: b.execute_script("return window.elevenStarsReplay.position") == first_goal + 1
+    )
+    assert "GOAL" in now.text
+    score = browser.find_element(By.CSS_SELECTOR, f'[data-bind="score-{scorer}"]').text
+    assert score == "1"
+    assert browser.find_element(By.CSS_SELECTOR, ".replay-events li.current").get_attribute(
+        "data-i"
+    ) == str(first_goal)
+    board_shot(browser, screenshot_dir, "replay-goal.png")
+    browser.set_window_size(390, 1400)
+    browser.save_screenshot(os.path.join(screenshot_dir, "replay-goal-390.png"))
+    browser.set_window_size(1280, 900)
+
+    body.send_keys(Keys.ARROW_LEFT)  # one step back: before the goal
+    assert browser.execute_script("return window.elevenStarsReplay.position") == first_goal
+    assert browser.find_element(By.CSS_SELECTOR, f'[data-bind="score-{scorer}"]').text == "0"

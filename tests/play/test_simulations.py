@@ -1,0 +1,139 @@
+"""Simulation batches on real Celery workers: exact run counts, kill -9, determinism, failure.
+
+These tests run worker processes against a real broker (Redis in CI, the filesystem transport
+otherwise) and commit their data, so they use transactional_db and load the catalog themselves.
+"""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from catalog.services import catalog_load
+from decks.models import Deck
+from play import services
+from play.models import SimulationBatch, SimulationChunk
+from tests.play.conftest import wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SMALL_CHUNKS = {"pk": 100, "goldfish": 20, "match": 20, "gauntlet": 20}
+
+
+@pytest.fixture
+def setup(settings):
+    catalog_load()
+    settings.SIMULATION_CHUNK_SIZE = SMALL_CHUNKS
+    settings.SIMULATION_MAX_ATTEMPTS = 3
+    owner = get_user_model().objects.create_user("simon", password="pw-simulations-1")
+    decks = list(Deck.objects.filter(is_sample=True).order_by("slug"))
+    return owner, decks
+
+
+def create(owner, decks, kind, runs, seed=7, **extra):
+    return services.batch_create(
+        owner=owner,
+        request=services.BatchRequest(
+            kind=kind, deck_a=decks[0], deck_b=decks[1], runs=runs, seed=seed, **extra
+        ),
+    )
+
+
+def finished(batch_id):
+    batch = SimulationBatch.objects.get(pk=batch_id)
+    return batch if not batch.is_active else None
+
+
+def runs_recorded(batch) -> int:
+    return sum(c.result["runs"] for c in batch.chunks.all())
+
+
+@pytest.mark.parametrize("kind,runs", [("pk", 250), ("goldfish", 50), ("match", 50)])
+def test_a_batch_of_each_kind_completes_with_exactly_the_requested_runs(setup, workers, kind, runs):
+    owner, decks = setup
+    workers.start()
+    batch = create(owner, decks, kind, runs)
+    done = wait_for(lambda: finished(batch.pk), timeout=120, what=f"{kind} batch")
+    assert done.status == "done", workers.logs()
+    assert done.results["runs"] == runs == runs_recorded(done)
+    assert done.chunks.filter(finished_at__isnull=True).count() == 0
+
+
+def test_a_gauntlet_plays_every_prebuilt_deck(setup, workers):
+    owner, decks = setup
+    workers.start()
+    batch = create(owner, decks, "gauntlet", 20)
+    done = wait_for(lambda: finished(batch.pk), timeout=120, what="gauntlet")
+    assert done.status == "done", workers.logs()
+    opponents = [row["opponent"] for row in done.results["table"]]
+    assert opponents == [d.name for d in services.gauntlet_decks()]
+    assert all(row["runs"] == 20 for row in done.results["table"])
+
+
+def test_kill_9_of_the_worker_mid_batch_loses_and_doubles_nothing(setup, workers):
+    if connection.vendor == "sqlite":
+        pytest.skip("SQLite is not a multi-process database; this runs on PostgreSQL (CI).")
+    owner, decks = setup
+    reference = create(owner, decks, "goldfish", 200, seed=99)
+    first = workers.start("w1")
+    wait_for(lambda: finished(reference.pk), timeout=180, what="reference batch")
+    batch = create(owner, decks, "goldfish", 200, seed=99)
+    wait_for(
+        lambda: batch.chunks.filter(finished_at__isnull=False).count() >= 2,
+        timeout=120,
+        what="first chunks",
+    )
+    workers.kill9(first)
+    assert batch.chunks.filter(finished_at__isnull=True).exists()
+    workers.start("w2")
+    services.batches_reconcile(stall_seconds=0)
+    done = wait_for(lambda: finished(batch.pk), timeout=180, what="batch after kill -9")
+    assert done.status == "done", workers.logs()
+    assert runs_recorded(done) == 200 == done.results["runs"]
+    reference.refresh_from_db()
+    assert done.results == reference.results
+
+
+def test_one_worker_and_two_workers_give_identical_results(setup, workers):
+    owner, decks = setup
+    workers.start("w1")
+    one = create(owner, decks, "match", 120, seed=4242)
+    wait_for(lambda: finished(one.pk), timeout=180, what="one-worker batch")
+    workers.start("w2")
+    two = create(owner, decks, "match", 120, seed=4242)
+    wait_for(lambda: finished(two.pk), timeout=180, what="two-worker batch")
+    one.refresh_from_db()
+    two.refresh_from_db()
+    assert one.results == two.results
+    assert one.results["runs"] == 120
+
+
+def test_the_filesystem_broker_runs_a_batch_too(setup, filesystem_broker, tmp_path):
+    from tests.play.conftest import Workers
+
+    owner, decks = setup
+    pool = Workers(filesystem_broker, tmp_path)
+    try:
+        pool.start("fs")
+        batch = create(owner, decks, "goldfish", 40)
+        done = wait_for(lambda: finished(batch.pk), timeout=120, what="filesystem batch")
+        assert done.status == "done", pool.logs()
+        assert done.results["runs"] == 40
+    finally:
+        pool.stop_all()
+
+
+def test_a_chunk_that_always_fails_ends_the_batch_as_failed_with_its_reason(setup, workers):
+    owner, decks = setup
+    batch = create(owner, decks, "goldfish", 40)
+    # Corrupt the snapshot the way a bad deployment could: a card the deck names is missing.
+    # Queued chunk messages are already waiting for a worker; none can succeed.
+    sides = batch.sides
+    missing = sides[0]["cards"][0]
+    del sides[0]["card_data"][missing]
+    SimulationBatch.objects.filter(pk=batch.pk).update(sides=sides)
+    workers.start()
+    done = wait_for(lambda: finished(batch.pk), timeout=120, what="failed batch")
+    assert done.status == "failed"
+    assert "failed 3 times" in done.failure_reason
+    assert f"KeyError: '{missing}'" in done.failure_reason
+    assert SimulationChunk.objects.filter(batch=done, attempts__gte=3).exists()

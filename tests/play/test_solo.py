@@ -1,0 +1,212 @@
+"""Solo games as services: start, act, bot steps, take back, restart, autoplay, save/resume."""
+
+import pytest
+
+from catalog.models import Card
+from decks.models import Deck
+from decks.services import deck_copy
+from play import solo
+from play.engine import HalftimeSwaps, PlayCards, action_from_dict, validate_log
+from play.engine.match import HALFTIME, PLAY
+from play.models import MatchLog, SoloGame
+
+
+@pytest.fixture
+def sample_deck(db) -> Deck:
+    return Deck.objects.filter(is_sample=True).order_by("slug").last()
+
+
+@pytest.fixture
+def alice_deck(alice, sample_deck) -> Deck:
+    """A private, legal copy of a sample deck (events and ten persons included)."""
+    return deck_copy(deck=sample_deck, owner=alice)
+
+
+@pytest.fixture
+def game(alice, alice_deck) -> SoloGame:
+    return solo.solo_start(owner=alice, deck=alice_deck, mode="goldfish", seed=7).game
+
+
+def to_user(game: SoloGame) -> solo.Position:
+    """Let the bot play until it is the user's decision."""
+    return solo.solo_bot_step(game=game, revision=None, all_steps=True)
+
+
+def first_player_cards(position: solo.Position, count: int) -> tuple[str, ...]:
+    hand = position.match.hand("A")
+    return tuple(c.id for c in hand if c.kind == "player")[:count]
+
+
+def play_some(game: SoloGame, decisions: int) -> solo.Position:
+    """Make `decisions` user decisions (a player card where possible), with the bot between."""
+    position = to_user(game)
+    for _ in range(decisions):
+        match = position.match
+        if match.decision == PLAY:
+            action = PlayCards("A", first_player_cards(position, 1))
+        else:
+            action = match.legal_actions()[0]
+        position = solo.solo_act(game=game, revision=position.game.revision, action=action)
+        position = to_user(position.game)
+    return position
+
+
+def test_goldfish_plays_the_first_sample_deck_with_the_chosen_goalkeeper(alice, alice_deck):
+    keeper = Card.objects.filter(kind="goalkeeper").order_by("-defense", "id").first()
+    position = solo.solo_start(owner=alice, deck=alice_deck, mode="goldfish", goalkeeper=keeper)
+    game = position.game
+    first = Deck.objects.filter(is_sample=True, visibility="public").order_by("slug").first()
+    assert game.opponent_version.deck == first
+    assert game.opponent_policy == "passive"
+    assert position.match.goalkeeper("B").id == keeper.id
+    assert position.match.side_decks["B"].name == solo.GOLDFISH_NAME
+    assert game.deck_version.deck == alice_deck
+
+
+def test_a_bot_game_needs_an_opponent_deck(alice, alice_deck):
+    with pytest.raises(solo.SoloInvalid) as caught:
+        solo.solo_start(owner=alice, deck=alice_deck, mode="bot", policy="greedy")
+    assert "opponent" in caught.value.errors
+
+
+def test_an_illegal_deck_cannot_be_played(alice, alice_deck):
+    from decks.content import DeckContent
+    from decks.services import deck_save
+
+    deck_save(deck=alice_deck, editor=alice, content=DeckContent())
+    with pytest.raises(solo.SoloInvalid) as caught:
+        solo.solo_start(owner=alice, deck=alice_deck, mode="goldfish")
+    assert "not legal" in " ".join(caught.value.errors["deck"])
+
+
+def test_replaying_the_seed_and_actions_reproduces_the_state(game):
+    position = play_some(game, 12)
+    saved = SoloGame.objects.get(pk=game.pk)
+    rebuilt = solo.solo_match(saved)
+    assert saved.actions == [a for a in position.game.actions]
+    assert rebuilt.match.to_log() == position.match.to_log()
+    assert rebuilt.match.snapshot("A") == position.match.snapshot("A")
+    assert [action_from_dict(a) for a in saved.actions] == rebuilt.match.history
+
+
+def test_the_user_acts_only_at_their_own_decision(game):
+    position = solo.solo_match(game)
+    if position.match.current_side() == "A":
+        position = solo.solo_act(game=game, revision=game.revision, action=PlayCards("A", ()))
+    assert position.match.current_side() in ("B", None) or position.game.actions
+    if position.match.current_side() == "B":
+        with pytest.raises(solo.SoloError, match="not your decision"):
+            solo.solo_act(game=game, revision=position.game.revision, action=PlayCards("A", ()))
+
+
+def test_a_bot_step_applies_exactly_one_bot_action(game):
+    position = to_user(game)
+    position = solo.solo_act(
+        game=game,
+        revision=position.game.revision,
+        action=PlayCards("A", first_player_cards(position, 1)),
+    )
+    while position.match.current_side() != "B":  # find a moment the bot must decide
+        position = solo.solo_act(
+            game=game, revision=position.game.revision, action=position.match.legal_actions()[0]
+        )
+    before = len(position.game.actions)
+    after = solo.solo_bot_step(game=game, revision=None)
+    assert len(after.game.actions) == before + 1
+    assert after.game.actions[-1]["side"] == "B"
+
+
+def test_a_bot_step_when_the_user_must_decide_changes_nothing(game):
+    position = to_user(game)
+    revision = position.game.revision
+    again = solo.solo_bot_step(game=game, revision=None)
+    assert again.game.revision == revision
+    assert SoloGame.objects.get(pk=game.pk).revision == revision
+
+
+def test_an_illegal_choice_is_refused_with_the_engines_reason(game):
+    position = to_user(game)
+    while position.match.decision != PLAY:
+        position = solo.solo_act(
+            game=game, revision=position.game.revision, action=position.match.legal_actions()[0]
+        )
+        position = to_user(game)
+    players = [c.id for c in position.match.hand("A") if c.kind == "player"]
+    if len(players) < 3:
+        pytest.skip("this seed deals fewer than 3 player cards here")
+    with pytest.raises(solo.SoloError, match="at most 2"):
+        solo.solo_act(
+            game=game, revision=position.game.revision, action=PlayCards("A", tuple(players[:3]))
+        )
+    assert SoloGame.objects.get(pk=game.pk).actions == position.game.actions
+
+
+def test_a_stale_revision_is_refused(game):
+    position = to_user(game)
+    revision = position.game.revision
+    solo.solo_act(game=game, revision=revision, action=position.match.legal_actions()[0])
+    with pytest.raises(solo.StaleGame):
+        solo.solo_act(game=game, revision=revision, action=position.match.legal_actions()[0])
+
+
+def test_take_back_removes_the_last_decision_and_the_bot_actions_after_it(game):
+    position = play_some(game, 6)
+    actions = position.game.actions
+    last_user = max(i for i, a in enumerate(actions) if a["side"] == "A")
+    undone = solo.solo_undo(game=game, revision=position.game.revision)
+    assert undone.game.actions == actions[:last_user]
+    assert undone.match.current_side() == "A"
+    assert SoloGame.objects.get(pk=game.pk).actions == actions[:last_user]
+
+
+def test_take_back_with_nothing_to_take_back_is_refused(game):
+    with pytest.raises(solo.SoloError):
+        solo.solo_undo(game=game, revision=game.revision)
+
+
+def test_restart_with_the_same_shuffle_keeps_the_seed_and_a_new_one_changes_it(game):
+    position = play_some(game, 3)
+    same = solo.solo_restart(game=game, revision=position.game.revision, new_shuffle=False)
+    assert same.game.actions == [] and same.game.seed == 7
+    assert same.match.events[0] == solo.solo_match(same.game).match.events[0]
+    fresh = solo.solo_restart(game=game, revision=same.game.revision, new_shuffle=True)
+    assert fresh.game.actions == [] and fresh.game.seed != 7
+    assert fresh.game.revision == same.game.revision + 1
+
+
+def test_autoplay_plays_to_the_end_of_the_half(game):
+    position = solo.solo_autoplay_half(game=game, revision=game.revision)
+    assert position.match.decision == HALFTIME
+    assert position.match.current_side() == "A"
+    assert any(e["type"] == "half_end" for e in position.match.events)
+    assert solo.solo_match(SoloGame.objects.get(pk=game.pk)).match.decision == HALFTIME
+
+
+def test_a_finished_game_keeps_a_valid_log(game):
+    position = solo.solo_autoplay_half(game=game, revision=game.revision)
+    position = solo.solo_act(
+        game=game, revision=position.game.revision, action=HalftimeSwaps("A", ())
+    )
+    position = to_user(game)
+    position = solo.solo_autoplay_half(game=game, revision=position.game.revision)
+    game.refresh_from_db()
+    assert position.match.is_terminal()
+    assert game.status == SoloGame.Status.FINISHED
+    assert game.log.source == MatchLog.Source.SOLO
+    assert game.log.owner == game.owner
+    validate_log(game.log.log)
+    assert game.log.log == position.match.to_log()
+    with pytest.raises(solo.SoloError, match="over"):
+        solo.solo_undo(game=game, revision=game.revision)
+
+
+def test_the_bot_plays_the_same_way_after_a_reload(alice, alice_deck, sample_deck):
+    one = solo.solo_start(
+        owner=alice, deck=alice_deck, mode="bot", opponent_deck=sample_deck, policy="random", seed=3
+    ).game
+    two = solo.solo_start(
+        owner=alice, deck=alice_deck, mode="bot", opponent_deck=sample_deck, policy="random", seed=3
+    ).game
+    a = play_some(one, 5)
+    b = play_some(two, 5)
+    assert a.game.actions == b.game.actions
