@@ -28,8 +28,10 @@ def decks() -> list:
     return [sample_side_deck(seed) for seed in range(DECKS)]
 
 
-def matches_per_second(pool: list, count: int, *, log: bool) -> tuple[float, float]:
-    """Return (matches per second, turns per match) for greedy against greedy."""
+def matches_per_second(
+    pool: list, count: int, *, log: bool, policy_b: str = "greedy"
+) -> tuple[float, float]:
+    """Return (matches per second, turns per match) for greedy against `policy_b`."""
     turns = 0
     start = time.perf_counter()
     for seed in range(count):
@@ -37,7 +39,7 @@ def matches_per_second(pool: list, count: int, *, log: bool) -> tuple[float, flo
             pool[seed % DECKS],
             pool[(seed * 7 + 3) % DECKS],
             policy_a="greedy",
-            policy_b="greedy",
+            policy_b=policy_b,
             seed=seed,
             log=log,
         )
@@ -84,8 +86,13 @@ def speed(args: argparse.Namespace) -> None:
     matches_per_second(pool, 20, log=False)  # warm caches
     fast, turns = matches_per_second(pool, args.matches, log=False)
     logged, _ = matches_per_second(pool, args.matches, log=True)
+    goldfish, goldfish_turns = matches_per_second(pool, args.matches, log=False, policy_b="passive")
     print(f"greedy vs greedy, no log:   {fast:8.1f} matches/s  ({turns:.0f} turns a match)")
     print(f"greedy vs greedy, full log: {logged:8.1f} matches/s  (log costs {fast / logged:.2f}x)")
+    print(
+        f"goldfish (greedy vs passive), no log: {goldfish:8.1f} matches/s  "
+        f"({goldfish_turns:.0f} turns a match)"
+    )
     figures = pk_figures(pool)
     print(
         f"exact PK probability:       {figures['cold_ms']:8.3f} ms cold, "

@@ -16,6 +16,9 @@ SIDES: tuple[Side, Side] = ("A", "B")
 KINDS = ("player", "goalkeeper", "event")
 
 
+OTHER: dict[str, Side] = {"A": "B", "B": "A"}  # other(side) as a lookup, for hot loops
+
+
 def other(side: Side) -> Side:
     """Return the other side."""
     return "B" if side == "A" else "A"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import product
+from operator import attrgetter
 from typing import NamedTuple
 
 from play.engine.actions import (
@@ -22,7 +23,7 @@ from play.engine.actions import (
     HalftimeSwaps,
     PlayCards,
 )
-from play.engine.cards import SIDES, Card, Side, other
+from play.engine.cards import OTHER, SIDES, Card, Side, other
 from play.engine.chance import Chance
 from play.engine.effects import compile_effect
 from play.engine.legality import Problem, deck_problems
@@ -153,10 +154,12 @@ class _SideState:
         "shoot",
         "defense",
         "swaps",
+        "opponent",
     )
 
     def __init__(self, side: Side, deck: SideDeck) -> None:
         self.side = side
+        self.opponent: _SideState = self  # linked to the other side's state by Match
         self.owned = list(deck.cards)  # the 60 cards, wherever they are
         self.deck: list[Card] = []
         self.hand: list[Card] = []
@@ -170,12 +173,15 @@ class _SideState:
         self.swaps: tuple[tuple[str, str], ...] = ()
 
 
+_card_id = attrgetter("id")
+
+
 def _ids(cards: list[Card]) -> list[str]:
-    return [card.id for card in cards]
+    return list(map(_card_id, cards))
 
 
 def _top_first(deck: list[Card]) -> list[str]:
-    return [card.id for card in reversed(deck)]
+    return list(map(_card_id, reversed(deck)))
 
 
 def _sub_multisets(counts: list[tuple[str, int]], limit: int) -> list[tuple[str, ...]]:
@@ -213,6 +219,8 @@ class Match:
         self.cards = self._card_table(side_a, side_b)
         self._chance = chance if chance is not None else Chance(seed)
         self._s = {"A": _SideState("A", side_a), "B": _SideState("B", side_b)}
+        self._s["A"].opponent = self._s["B"]
+        self._s["B"].opponent = self._s["A"]
         self._events: list[dict] | None = [] if record_log else None
         self.history: list[Action] = []
         self.stats = MatchStats()
@@ -261,7 +269,7 @@ class Match:
             pk = (deck.pk_goalkeeper,) if deck.pk_goalkeeper else ()
             for card in (*deck.cards, *deck.bench, deck.goalkeeper, *pk):
                 known = table.setdefault(card.id, card)
-                if known != card:
+                if known is not card and known != card:
                     raise ValueError(f"Card id {card.id} is given two different definitions.")
         return dict(sorted(table.items()))
 
@@ -277,7 +285,7 @@ class Match:
 
     @property
     def defense(self) -> Side:
-        return other(self.offense)
+        return OTHER[self.offense]
 
     @property
     def ball(self) -> Ball | None:
@@ -396,15 +404,16 @@ class Match:
             self._halftime_choice(action.side, action.swaps)
 
     def _why_illegal(self, action: Action) -> str | None:
-        if self.decision is None:
+        decision = self.decision
+        if decision is None:
             return "The match is over."
-        expected = _ACTION_FOR[self.decision]
+        expected = _ACTION_FOR[decision]
         if type(action) is not expected:
             return f"Side {self.actor} must now send {expected.__name__}, not {action!r}."
         if action.side != self.actor:
             return f"It is side {self.actor}'s decision, not side {action.side}'s."
         if expected is PlayCards:
-            return self._play_problem(action.side, action.card_ids)
+            return self._play_problem(action.side, action.card_ids) if action.card_ids else None
         if expected is ChooseGoalKick:
             if action.zone not in GOAL_KICK_ZONES:
                 return f"A goal kick goes to one of {', '.join(GOAL_KICK_ZONES)}."
@@ -414,8 +423,6 @@ class Match:
         return self._swaps_problem(action.side, action.swaps)
 
     def _play_problem(self, side: Side, card_ids: tuple[str, ...]) -> str | None:
-        if not card_ids:
-            return None
         state = self._s[side]
         hand = [card.id for card in state.hand]
         players = 0
@@ -526,13 +533,15 @@ class Match:
         self.turn += 1
         self.stats.turns_by_half[self.half - 1] += 1
         offense = self._s[self.offense]
-        defense = self._s[other(self.offense)]
-        for state in (offense, defense):
-            state.player_cards = state.keep = state.shoot = state.defense = 0
+        defense = offense.opponent
+        offense.player_cards = offense.keep = offense.shoot = offense.defense = 0
+        defense.player_cards = defense.keep = defense.shoot = defense.defense = 0
         self.timing = 0
         self.shot = False
         events = self._events
         if events is not None:
+            a = self._s["A"]
+            b = a.opponent
             events.append(
                 {
                     "type": "turn_start",
@@ -542,8 +551,8 @@ class Match:
                     if self.ball_zone is None
                     else {"zone": self.ball_zone, "arrow": self.ball_arrow},
                     "score": dict(self.score),
-                    "hands": {"A": _ids(self._s["A"].hand), "B": _ids(self._s["B"].hand)},
-                    "deck_counts": {"A": len(self._s["A"].deck), "B": len(self._s["B"].deck)},
+                    "hands": {"A": _ids(a.hand), "B": _ids(b.hand)},
+                    "deck_counts": {"A": len(a.deck), "B": len(b.deck)},
                     "half": self.half,
                     "turn": self.turn,
                 }
@@ -581,27 +590,28 @@ class Match:
         return True
 
     def _log_kick(self, case: str, choice: str | None) -> None:
-        if self._events is not None:
-            self._events.append(
-                {
-                    "type": "kick",
-                    "case": case,
-                    "choice": choice,
-                    "ball": {"zone": self.ball_zone, "arrow": self.ball_arrow},
-                    "shot": self.shot,
-                    "half": self.half,
-                    "turn": self.turn,
-                }
-            )
+        self._events.append(
+            {
+                "type": "kick",
+                "case": case,
+                "choice": choice,
+                "ball": {"zone": self.ball_zone, "arrow": self.ball_arrow},
+                "shot": self.shot,
+                "half": self.half,
+                "turn": self.turn,
+            }
+        )
 
     def _kick_phase(self) -> None:
         offense = self.offense
-        defense = other(offense)
+        defense = OTHER[offense]
         pending = self.pending
+        logging = self._events is not None
         if pending == "kickoff":  # R-KICK-1
             self.ball_arrow = defense
             self.ball_zone = CENTER_ZONE + TOWARD[defense]
-            self._log_kick("kickoff", None)
+            if logging:
+                self._log_kick("kickoff", None)
             self._begin_play()
         elif pending == "goal_kick":  # R-KICK-2
             self._decide(GOAL_KICK, offense)
@@ -609,7 +619,8 @@ class Match:
             self.shot = True
             self.stats.shots[offense] += 1
             self.stats.corner_kicks[offense] += 1
-            self._log_kick("corner_kick", None)
+            if logging:
+                self._log_kick("corner_kick", None)
             if self._draw(self._s[offense], SHOT_DRAW, "corner_kick"):
                 self._begin_play()
             else:
@@ -622,27 +633,31 @@ class Match:
                 self._decide(SHOT, offense)
         else:  # R-KICK-5
             self.ball_zone += TOWARD[self.ball_arrow]
-            self._log_kick("advance", None)
+            if logging:
+                self._log_kick("advance", None)
             self._begin_play()
 
     def _goal_kick(self, zone: str) -> None:
         offense = self.offense
-        self.ball_arrow = other(offense)  # R-KICK-2
+        self.ball_arrow = OTHER[offense]  # R-KICK-2
         if zone == "penalty_zone":
             self.ball_zone = PENALTY_ZONE[offense]
-            self._log_kick("goal_kick", zone)
+            if self._events is not None:
+                self._log_kick("goal_kick", zone)
             if not self._draw(self._s[offense], GOAL_KICK_DRAW, "goal_kick"):
                 return self._end_half()
         else:
             self.ball_zone = MIDDLE_ZONE[offense]
-            self._log_kick("goal_kick", zone)
+            if self._events is not None:
+                self._log_kick("goal_kick", zone)
         self._begin_play()
 
     def _shoot(self) -> None:
         self.shot = True  # R-KICK-4
         self._back_passes = 0
         self.stats.shots[self.offense] += 1
-        self._log_kick("shot_chance", "shoot")
+        if self._events is not None:
+            self._log_kick("shot_chance", "shoot")
         if self._draw(self._s[self.offense], SHOT_DRAW, "shoot"):
             self._begin_play()
         else:
@@ -651,8 +666,9 @@ class Match:
     def _back_pass(self) -> None:
         self._back_passes += 1  # R-KICK-4
         self.stats.back_passes[self.offense] += 1
-        self.ball_zone = MIDDLE_ZONE[other(self.offense)]
-        self._log_kick("shot_chance", "back_pass")
+        self.ball_zone = MIDDLE_ZONE[OTHER[self.offense]]
+        if self._events is not None:
+            self._log_kick("shot_chance", "back_pass")
         self._begin_play()
 
     def _begin_play(self) -> None:
@@ -661,17 +677,18 @@ class Match:
 
     def _play_timing(self, side: Side, card_ids: tuple[str, ...]) -> None:
         user = self._s[side]
-        opponent = self._s[other(side)]
+        opponent = user.opponent
         events = self._events
-        at = len(events) if events is not None else 0
+        if events is not None:
+            at = len(events)
+            events.append(None)  # the `play` event, written below, comes before its effects
         deck_out = False
         if card_ids:
             hand = user.hand
-            cards = []
-            for card_id in card_ids:
-                card = self.cards[card_id]
+            table = self.cards
+            cards = [table[card_id] for card_id in card_ids]
+            for card in cards:
                 hand.remove(card)
-                cards.append(card)
                 if card.kind == "player":
                     user.player_cards += 1
                     user.keep += card.keep
@@ -710,23 +727,20 @@ class Match:
                     break
         if events is not None:
             a = self._s["A"]
-            b = self._s["B"]
-            events.insert(
-                at,
-                {
-                    "type": "play",
-                    "side": side,
-                    "timing": self.timing,
-                    "cards": list(card_ids),
-                    "player_cards_this_turn": user.player_cards,
-                    "totals": {
-                        "A": {"keep": a.keep, "shoot": a.shoot, "defense": a.defense},
-                        "B": {"keep": b.keep, "shoot": b.shoot, "defense": b.defense},
-                    },
-                    "half": self.half,
-                    "turn": self.turn,
+            b = a.opponent
+            events[at] = {
+                "type": "play",
+                "side": side,
+                "timing": self.timing,
+                "cards": list(card_ids),
+                "player_cards_this_turn": user.player_cards,
+                "totals": {
+                    "A": {"keep": a.keep, "shoot": a.shoot, "defense": a.defense},
+                    "B": {"keep": b.keep, "shoot": b.shoot, "defense": b.defense},
                 },
-            )
+                "half": self.half,
+                "turn": self.turn,
+            }
         if deck_out:
             return self._end_half()
         if user.keep <= opponent.keep:  # R-PLAY-4, also after a timing with no card used
@@ -752,9 +766,9 @@ class Match:
 
     def _judge(self) -> None:
         offense_side = self.offense
-        defense_side = other(offense_side)
         offense = self._s[offense_side]
-        defense = self._s[defense_side]
+        defense = offense.opponent
+        defense_side = defense.side
         events = self._events
         if self.shot:  # R-JUDGE-1
             keeper = defense.goalkeeper.defense

@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from itertools import combinations
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from play.engine.actions import Action, ChooseGoalKick, ChooseShot, HalftimeSwaps, PlayCards
-from play.engine.cards import Card, Side, other
+from play.engine.cards import OTHER, SIDES, Card, Side
 from play.engine.effects import compile_effect
 from play.engine.match import GOAL_KICK, PLAY, SHOT, Match
 from play.engine.options import MAX_PLAYER_CARDS_PER_TURN
@@ -40,6 +40,17 @@ class RandomPolicy:
         return rng.choice(state.legal_actions())
 
 
+# Actions are frozen values, so the common ones are built once and shared.
+_PLAY_NOTHING = {side: PlayCards(side, ()) for side in SIDES}
+_SHOT_CHOICE = {(side, shoot): ChooseShot(side, shoot) for side in SIDES for shoot in (True, False)}
+_GOAL_KICK_TO = {
+    (side, zone): ChooseGoalKick(side, zone)
+    for side in SIDES
+    for zone in ("penalty_zone", "middle_zone")
+}
+_NO_SWAPS = {side: HalftimeSwaps(side, ()) for side in SIDES}
+
+
 class PassivePolicy:
     """Never uses a card, never shoots (back pass), goal kicks to the middle zone, no swaps."""
 
@@ -49,12 +60,12 @@ class PassivePolicy:
         side = state.actor
         decision = state.decision
         if decision == PLAY:
-            return PlayCards(side, ())
+            return _PLAY_NOTHING[side]
         if decision == SHOT:
-            return ChooseShot(side, False)
+            return _SHOT_CHOICE[side, False]
         if decision == GOAL_KICK:
-            return ChooseGoalKick(side, "middle_zone")
-        return HalftimeSwaps(side, ())
+            return _GOAL_KICK_TO[side, "middle_zone"]
+        return _NO_SWAPS[side]
 
 
 # The contests a card can help in (indexes into its gains).
@@ -64,40 +75,49 @@ _DEFENSE = 2
 _AFFORDABLE_KEEP = 9  # the most card value greedy spends to win a keep contest
 
 
-def _features(card: Card) -> tuple[tuple[int, int, int], int, bool]:
+class _Features(NamedTuple):
+    gains: tuple[int, int, int]  # how far the card moves the keep, shoot and defense contests
+    value: int  # what the card is worth keeping for later
+    draws_only: bool  # an event that only draws cards
+
+
+def _features(card: Card) -> _Features:
     """Return the card's gains (keep, shoot, defense contests), its value, and draws-only."""
     if card.kind == "player":
-        return (card.keep, card.shoot, card.defense), card.shoot + card.keep + card.defense, False
+        return _player_features(card.keep, card.shoot, card.defense)
     return _event_features(card.effect)
 
 
 @lru_cache(maxsize=4096)
-def _event_features(text: str) -> tuple[tuple[int, int, int], int, bool]:
+def _player_features(keep: int, shoot: int, defense: int) -> _Features:
+    return _Features((keep, shoot, defense), shoot + keep + defense, False)
+
+
+@lru_cache(maxsize=4096)
+def _event_features(text: str) -> _Features:
     effect = compile_effect(text)
     own, opp = effect.own, effect.opponent
     gains = (own[0] - opp[0], own[1] - opp[2], own[2] - opp[1])
     value = 2 + sum(own) - sum(opp) + 2 * effect.draw
-    return gains, value, effect.draw > 0 and not any(own) and not any(opp)
+    return _Features(gains, value, effect.draw > 0 and not any(own) and not any(opp))
 
 
-def _gain(card: Card, contest: int) -> int:
-    """Return how much the card moves the user's side of the contest."""
-    return _features(card)[0][contest]
+def _draws_only(card: Card) -> bool:
+    """Return whether the card is an event that only draws (it cycles the hand for free)."""
+    return card.kind == "event" and _event_features(card.effect).draws_only
 
 
 def _value(card: Card) -> int:
     """Return what the card is worth keeping for later."""
-    return _features(card)[1]
+    return _features(card).value
 
 
-def _draws_only(card: Card) -> bool:
-    return _features(card)[2]
+_Entry = tuple[int, int, int, Card]  # (gain in the contest, value, keep gain, card)
 
 
-def _cheapest(
-    hand: tuple[Card, ...], budget: int, need: int, contest: int, keep_limit: int | None
-) -> tuple[list[Card], int] | None:
-    """Return the cheapest cards (at most `budget` players) that gain at least `need`."""
+def _candidates(hand: tuple[Card, ...], contest: int) -> tuple[list[_Entry], list[_Entry]]:
+    """Return the hand's cards that help in the contest: players strongest first, at most
+    four of them, and events best gain per value first."""
     players = []
     events = []
     for card in hand:
@@ -108,7 +128,28 @@ def _cheapest(
             (players if card.kind == "player" else events).append(entry)
     events.sort(key=lambda e: (-e[0] / max(e[1], 1), e[3].id))
     players.sort(key=lambda e: (-e[0], e[1], e[3].id))
-    players = players[:4]  # a heuristic: only the four strongest, to keep the search small
+    return players[:4], events  # a heuristic: only the four strongest, to keep the search small
+
+
+def _cheapest(
+    hand: tuple[Card, ...], budget: int, need: int, contest: int, keep_limit: int | None
+) -> tuple[list[Card], int] | None:
+    """Return the cheapest cards (at most `budget` players) that gain at least `need`."""
+    players, events = _candidates(hand, contest)
+    return _cheapest_of(players, events, budget, need, keep_limit)
+
+
+def _cheapest_of(
+    players: list[_Entry], events: list[_Entry], budget: int, need: int, keep_limit: int | None
+) -> tuple[list[Card], int] | None:
+    """Return the cheapest of `_candidates` (at most `budget` players) gaining `need`."""
+    reach = 0
+    for entry in players[:budget]:
+        reach += entry[0]
+    for entry in events:
+        reach += entry[0]
+    if reach < need:
+        return None  # not even the strongest choice gains enough
     best = None
     best_cost = 0
     for size in range(min(budget, len(players)) + 1):
@@ -118,11 +159,13 @@ def _cheapest(
                 gained += gain
                 cost += value
                 keep += keep_gain
-            picked = list(chosen)
+            if best is not None and cost >= best_cost:
+                continue  # events (worth at least 2 each) and the penalty only add cost
+            helpers = 0  # events added, best ratio first, until the need is met
             for entry in events:
                 if gained >= need:
                     break
-                picked.append(entry)
+                helpers += 1
                 gained += entry[0]
                 cost += entry[1]
                 keep += entry[2]
@@ -131,7 +174,8 @@ def _cheapest(
             if keep_limit is not None and keep > keep_limit:
                 cost += 3  # it would let the other side answer
             if best is None or cost < best_cost:
-                best, best_cost = ([entry[3] for entry in picked], gained), cost
+                picked = [entry[3] for entry in (*chosen, *events[:helpers])]
+                best, best_cost = (picked, gained), cost
     return best
 
 
@@ -145,48 +189,56 @@ class GreedyPolicy:
         side = state.actor
         decision = state.decision
         if decision == PLAY:
-            return PlayCards(side, tuple(c.id for c in self._cards(state, side)))
+            cards = self._cards(state, side)
+            return PlayCards(side, tuple([c.id for c in cards])) if cards else _PLAY_NOTHING[side]
         if decision == SHOT:
-            return ChooseShot(side, self._shoots(state, side))
+            return _SHOT_CHOICE[side, self._shoots(state, side)]
         if decision == GOAL_KICK:
-            return ChooseGoalKick(side, self._goal_kick_zone(state, side))
-        return HalftimeSwaps(side, ())
+            return _GOAL_KICK_TO[side, self._goal_kick_zone(state, side)]
+        return _NO_SWAPS[side]
 
     @staticmethod
     def _goal_kick_zone(state: Match, side: Side) -> str:
         if state.deck_count(side) > 0:
             return "penalty_zone"  # a free card: holding the ball is safe if we play nothing
         # Drawing now would end the half: do it only when ahead.
-        return "penalty_zone" if state.score[side] > state.score[other(side)] else "middle_zone"
+        return "penalty_zone" if state.score[side] > state.score[OTHER[side]] else "middle_zone"
 
     @staticmethod
     def _shoots(state: Match, side: Side) -> bool:
-        hand = list(state.hand(side))
-        shots = sorted((c.shoot for c in hand if c.kind == "player"), reverse=True)
-        potential = sum(shots[:MAX_PLAYER_CARDS_PER_TURN]) + sum(
-            max(0, _gain(c, _SHOOT)) for c in hand if c.kind == "event"
-        )
-        if potential > state.goalkeeper(other(side)).defense + 2:
+        shots = []
+        helped = 0
+        cycles = False  # holds an event that only draws
+        for card in state.hand(side):
+            if card.kind == "player":
+                shots.append(card.shoot)
+            elif card.kind == "event":
+                features = _event_features(card.effect)
+                helped += max(0, features.gains[_SHOOT])
+                cycles = cycles or features.draws_only
+        shots.sort(reverse=True)
+        potential = sum(shots[:MAX_PLAYER_CARDS_PER_TURN]) + helped
+        if potential > state.goalkeeper(OTHER[side]).defense + 2:
             return True
-        cycles = any(c.kind == "event" and _draws_only(c) for c in hand)
         return not (cycles and state.deck_count(side) >= 4)
 
     def _cards(self, state: Match, side: Side) -> list[Card]:
         hand = state.hand(side)
         attacking = side == state.offense
-        if attacking and state.timing == 1 and not state.shot:
-            # Playing nothing (or only 0-keep draws) ends the phase with the ball held.
-            if state.deck_count(side) < 3:
-                return []
-            return [c for c in hand if c.kind == "event" and _draws_only(c)]
-        opponent = other(side)
+        shot = state.shot
+        if attacking and state.timing == 1:
+            if not shot:
+                # Playing nothing (or only 0-keep draws) ends the phase with the ball held.
+                if state.deck_count(side) < 3:
+                    return []
+                return [c for c in hand if c.kind == "event" and _draws_only(c)]
+            return self._all_in(hand, MAX_PLAYER_CARDS_PER_TURN - state.player_cards_used(side))
+        opponent = OTHER[side]
         mine = state.totals(side)
         theirs = state.totals(opponent)
         budget = MAX_PLAYER_CARDS_PER_TURN - state.player_cards_used(side)
-        if state.shot:
+        if shot:
             if attacking:
-                if state.timing == 1:
-                    return self._all_in(hand, budget)
                 stopping = theirs.defense + state.goalkeeper(opponent).defense
                 need = stopping - mine.shoot + 1
                 if need <= 0:
@@ -197,10 +249,11 @@ class GreedyPolicy:
             need = theirs.shoot - stopping + 1
             if need <= 0:
                 return []
+            players, events = _candidates(hand, _DEFENSE)
             for wanted in (need, need - 1):  # stop it, else force a corner kick
                 if wanted <= 0:
                     break
-                found = _cheapest(hand, budget, wanted, _DEFENSE, theirs.keep - mine.keep)
+                found = _cheapest_of(players, events, budget, wanted, theirs.keep - mine.keep)
                 if found:
                     return found[0]
             return []
@@ -213,14 +266,15 @@ class GreedyPolicy:
     @staticmethod
     def _all_in(hand: tuple[Card, ...], budget: int) -> list[Card]:
         """Return the best shooters and every card that helps the shot or refills the hand."""
-        shooters = sorted(
-            (c for c in hand if c.kind == "player" and c.shoot > 0),
-            key=lambda c: (-c.shoot, c.keep, c.id),
-        )[:budget]
-        helpers = [
-            c for c in hand if c.kind == "event" and (_gain(c, _SHOOT) > 0 or _draws_only(c))
-        ]
-        return shooters + helpers
+        shooters = [c for c in hand if c.kind == "player" and c.shoot > 0]
+        shooters.sort(key=lambda c: (-c.shoot, c.keep, c.id))
+        helpers = []
+        for c in hand:
+            if c.kind == "event":
+                features = _event_features(c.effect)
+                if features.gains[_SHOOT] > 0 or features.draws_only:
+                    helpers.append(c)
+        return shooters[:budget] + helpers
 
 
 POLICIES: dict[str, Policy] = {
