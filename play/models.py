@@ -174,7 +174,15 @@ class SoloGame(models.Model):
     opponent_version = models.ForeignKey(
         "decks.DeckVersion", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
     )
-    opponent_policy = models.CharField(max_length=10, default="passive")
+    opponent_policy = models.CharField(
+        max_length=10,
+        default="passive",
+        choices=[
+            ("passive", _("passive")),
+            ("greedy", _("greedy")),
+            ("random", _("random")),
+        ],
+    )
     goalkeeper = models.ForeignKey(
         "catalog.Card", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
     )

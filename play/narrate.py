@@ -207,7 +207,9 @@ class Narrator:
             "corner_kick": _("for the corner kick"),
             "effect": _("by an event card"),
         }.get(e["reason"], e["reason"])
-        text += " " + reason + ". " + _("{count} left in the deck.").format(count=e["deck_count"])
+        text = _("{draw} {reason}. {count} left in the deck.").format(
+            draw=text, reason=reason, count=e["deck_count"]
+        )
         return text, DRAW_RULES.get(e["reason"]), ""
 
     def _kick(self, e):
