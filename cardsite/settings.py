@@ -260,6 +260,7 @@ SIMULATION_CHUNK_SIZE = {
     "goldfish": env_int("SIMULATION_CHUNK_MATCHES", 500),
     "match": env_int("SIMULATION_CHUNK_MATCHES", 500),
     "gauntlet": env_int("SIMULATION_CHUNK_MATCHES", 500),
+    "touchdown": env_int("SIMULATION_CHUNK_GAMES", 1000),
 }
 CELERY_BEAT_SCHEDULE = {
     "reconcile-simulations": {

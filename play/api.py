@@ -34,12 +34,25 @@ class DeckRefField(serializers.Field):
 
 class SimulationCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=simulation.KINDS)
-    deck_a = DeckRefField()
+    deck_a = DeckRefField(required=False)
     deck_b = DeckRefField(required=False, allow_null=True)
     runs = serializers.IntegerField(min_value=1)
     seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False)
     policy_a = serializers.ChoiceField(choices=simulation.POLICIES, default="greedy")
     policy_b = serializers.ChoiceField(choices=simulation.POLICIES, default="greedy")
+    variants = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Touchdown Heroes lab only: one or two rule variants (docs/touchdown.md).",
+    )
+
+    def validate(self, data):
+        if data["kind"] == "touchdown":
+            if not data.get("variants"):
+                raise serializers.ValidationError({"variants": ["Give one or two variants."]})
+        elif "deck_a" not in data:
+            raise serializers.ValidationError({"deck_a": ["This field is required."]})
+        return data
 
 
 class SimulationSerializer(serializers.ModelSerializer):
@@ -100,6 +113,14 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         data.is_valid(raise_exception=True)
         values = data.validated_data
         try:
+            if values["kind"] == "touchdown":
+                batch = services.lab_batch_create(
+                    owner=request.user,
+                    variants=values["variants"],
+                    runs=values["runs"],
+                    seed=values.get("seed"),
+                )
+                return Response(SimulationSerializer(batch).data, status=status.HTTP_201_CREATED)
             batch = services.batch_create(
                 owner=request.user,
                 request=services.BatchRequest(

@@ -24,6 +24,7 @@ class SimulationBatch(models.Model):
         GOLDFISH = "goldfish", _("Goldfish runs")
         MATCH = "match", _("Deck against deck")
         GAUNTLET = "gauntlet", _("Gauntlet")
+        TOUCHDOWN = "touchdown", _("Touchdown Heroes balance lab")
 
     class Status(models.TextChoices):
         QUEUED = "queued", _("Queued")
@@ -38,8 +39,9 @@ class SimulationBatch(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="simulations"
     )
     kind = models.CharField(max_length=10, choices=Kind.choices)
+    # Null only for the Touchdown Heroes lab, which plays rule variants, not decks.
     deck_a_version = models.ForeignKey(
-        "decks.DeckVersion", on_delete=models.PROTECT, related_name="+"
+        "decks.DeckVersion", on_delete=models.PROTECT, related_name="+", null=True, blank=True
     )
     deck_b_version = models.ForeignKey(
         "decks.DeckVersion", on_delete=models.PROTECT, related_name="+", null=True, blank=True
@@ -47,7 +49,8 @@ class SimulationBatch(models.Model):
     # Every opponent's exact deck version (gauntlet: one per public prebuilt deck).
     opponent_versions = models.ManyToManyField("decks.DeckVersion", related_name="+", blank=True)
     params = models.JSONField(default=dict)  # runs, policies, options as the user gave them
-    sides = models.JSONField(default=list)  # engine-ready snapshot: [deck A, opponent 1, ...]
+    # Engine-ready snapshot: [deck A, opponent 1, ...]; for the lab, the rule variants.
+    sides = models.JSONField(default=list)
     seed = models.BigIntegerField()
     runs = models.PositiveIntegerField()
     chunk_size = models.PositiveIntegerField()
@@ -65,6 +68,10 @@ class SimulationBatch(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(runs__gte=1), name="batch_runs_min"),
             models.CheckConstraint(condition=Q(chunk_size__gte=1), name="batch_chunk_size_min"),
+            models.CheckConstraint(
+                condition=Q(kind="touchdown") | Q(deck_a_version__isnull=False),
+                name="batch_deck_unless_touchdown",
+            ),
         ]
         indexes = [models.Index(fields=["owner", "status"], name="batch_owner_status")]
 

@@ -23,7 +23,7 @@ from decks.content import DeckContent
 from decks.legality import engine_card
 from decks.models import Deck, DeckVersion
 from decks.selectors import UnknownCards, cards_of
-from play import simulation
+from play import lab, simulation
 from play.engine.legality import deck_problems
 from play.models import MatchLog, SimulationBatch, SimulationChunk
 
@@ -183,6 +183,55 @@ def batch_create(*, owner, request: BatchRequest) -> SimulationBatch:
     return batch
 
 
+def lab_batch_create(
+    *, owner, variants: list[dict], runs: int, seed: int | None = None
+) -> SimulationBatch:
+    """Create a Touchdown Heroes lab batch: `runs` games of each rule variant (1 or 2)."""
+    errors: dict[str, list[str]] = {}
+    limit = settings.SIMULATION_MAX_RUNS
+    if not isinstance(runs, int) or isinstance(runs, bool) or not 1 <= runs <= limit:
+        errors["runs"] = [f"Runs must be a whole number from 1 to {limit:,}."]
+    if seed is not None and not 0 <= seed < 2**63:
+        errors["seed"] = ["The seed must be a whole number from 0 to 2^63 - 1."]
+    if not 1 <= len(variants) <= 2:
+        errors["variants"] = ["Give one rule variant, or two to compare."]
+    cleaned = []
+    for number, variant in enumerate(variants[:2]):
+        try:
+            cleaned.append(lab.clean_variant(variant, prefix=f"variant_{'ab'[number]}_"))
+        except lab.VariantError as exc:
+            errors.update(exc.errors)
+    active = SimulationBatch.objects.filter(owner=owner, status__in=SimulationBatch.ACTIVE)
+    if active.count() >= settings.SIMULATION_MAX_ACTIVE_PER_USER:
+        errors["non_field_errors"] = [
+            f"You already have {settings.SIMULATION_MAX_ACTIVE_PER_USER} batches running; "
+            "wait for one to finish or cancel it."
+        ]
+    if errors:
+        raise BatchInvalid(errors)
+    chunk_size = settings.SIMULATION_CHUNK_SIZE.get("touchdown", 1000)
+    specs = simulation.plan_chunks(
+        kind="touchdown", runs=runs, chunk_size=chunk_size, opponents=len(cleaned)
+    )
+    with transaction.atomic():
+        batch = SimulationBatch.objects.create(
+            owner=owner,
+            kind=SimulationBatch.Kind.TOUCHDOWN,
+            params={"runs": runs, "variants": [v["label"] for v in cleaned]},
+            sides=cleaned,
+            seed=seed if seed is not None else random.SystemRandom().getrandbits(62),
+            runs=runs,
+            chunk_size=chunk_size,
+            chunk_count=len(specs),
+        )
+        SimulationChunk.objects.bulk_create(
+            SimulationChunk(batch=batch, index=s.index, opponent=s.opponent, runs=s.runs)
+            for s in specs
+        )
+        transaction.on_commit(lambda: queue_chunks(batch.id, range(len(specs))))
+    return batch
+
+
 def _default_goldfish_opponent() -> Deck | None:
     decks = gauntlet_decks()
     return decks[0] if decks else None
@@ -240,6 +289,8 @@ def chunk_run(*, batch_id: int, index: int) -> bool:
         batch_id=batch_id, opponent=chunk.opponent, index__lt=index
     ).exists()
     keep_logs = simulation.SAMPLE_LOGS_PER_OPPONENT if first_of_opponent else 0
+    if batch.kind in ("pk", "touchdown"):
+        keep_logs = 0  # no Eleven Stars match to replay
     spec = simulation.ChunkSpec(index, chunk.opponent, chunk.runs)
     result, logs = simulation.run_chunk(
         kind=batch.kind,
@@ -247,7 +298,7 @@ def chunk_run(*, batch_id: int, index: int) -> bool:
         params=batch.params,
         spec=spec,
         seed=simulation.chunk_seed(batch.seed, index),
-        keep_logs=keep_logs if batch.kind != "pk" else 0,
+        keep_logs=keep_logs,
     )
     with transaction.atomic():
         won = SimulationChunk.objects.filter(
@@ -313,6 +364,13 @@ def batch_results(batch: SimulationBatch) -> dict:
         by_opponent.setdefault(row["opponent"], []).append(row["result"])
     kind = batch.kind
     exact = batch.params.get("exact")
+    if kind == "touchdown":
+        variants = []
+        for index, variant in enumerate(batch.sides):
+            results = by_opponent.get(index)
+            if results:
+                variants.append(lab.summarize(variant, simulation.merge_results(results)))
+        return {"kind": kind, "variants": variants, "runs": sum(v["runs"] for v in variants)}
     if kind == "gauntlet":
         table = []
         for opponent, results in sorted(by_opponent.items()):

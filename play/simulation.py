@@ -8,18 +8,19 @@ often a chunk was redelivered. Merging is a sum over chunk results in index orde
 from __future__ import annotations
 
 import hashlib
-import math
 import random
 from collections import Counter
 from dataclasses import dataclass
 
+from play import lab
 from play.engine.cards import Card
 from play.engine.match import SideDeck
 from play.engine.options import Options
 from play.engine.pk import pk_shootout, pk_win_probability
 from play.engine.runner import play_match
+from play.stats import mean_of, wilson_interval
 
-KINDS = ("pk", "goldfish", "match", "gauntlet")
+KINDS = ("pk", "goldfish", "match", "gauntlet", "touchdown")
 POLICIES = ("greedy", "random", "passive")
 SAMPLE_LOGS_PER_OPPONENT = 3
 
@@ -32,10 +33,17 @@ class ChunkSpec:
 
 
 def plan_chunks(*, kind: str, runs: int, chunk_size: int, opponents: int) -> list[ChunkSpec]:
-    """Return the batch's chunks: `runs` per opponent, split into chunks of `chunk_size`."""
-    per_opponent = opponents if kind == "gauntlet" else 1
+    """Return the batch's chunks: `runs` per opponent, split into chunks of `chunk_size`.
+
+    `opponent` indexes the batch's sides: 1.. for decks (0 is deck A); for the Touchdown
+    Heroes lab every side is a rule variant, numbered from 0.
+    """
+    if kind == "touchdown":
+        indexes = range(opponents)
+    else:
+        indexes = range(1, (opponents if kind == "gauntlet" else 1) + 1)
     specs = []
-    for opponent in range(1, per_opponent + 1):
+    for opponent in indexes:
         for start in range(0, runs, chunk_size):
             specs.append(ChunkSpec(len(specs), opponent, min(chunk_size, runs - start)))
     return specs
@@ -92,6 +100,10 @@ def run_chunk(
     *, kind: str, sides: list[dict], params: dict, spec: ChunkSpec, seed: int, keep_logs: int = 0
 ) -> tuple[dict, list[dict]]:
     """Play one chunk and return (its aggregated result, up to `keep_logs` match logs)."""
+    if kind == "touchdown":
+        return lab.run_chunk(
+            variant=sides[spec.opponent], runs=spec.runs, seed=seed, keep_logs=keep_logs
+        )
     rng = random.Random(seed)
     side_a = side_deck(sides[0])
     side_b = side_deck(sides[spec.opponent])
@@ -222,25 +234,6 @@ def _num(key: str) -> float:
         return float(key)
     except ValueError:
         return 0.0
-
-
-def wilson_interval(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Return the 95% Wilson score interval of a proportion."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return (low, high)
-
-
-def mean_of(histogram: dict[str, int]) -> float:
-    """Return the mean of a {value: count} histogram."""
-    n = sum(histogram.values())
-    return sum(float(k) * v for k, v in histogram.items()) / n if n else 0.0
 
 
 def summarize(kind: str, merged: dict, *, exact_pk: float | None = None) -> dict:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from play import views, views_replay, views_solo
+from play import views, views_lab, views_replay, views_solo
 
 app_name = "play"
 urlpatterns = [
@@ -26,6 +26,7 @@ urlpatterns = [
     path("play/<int:game_id>/undo/", views_solo.solo_undo_view, name="solo-undo"),
     path("play/<int:game_id>/restart/", views_solo.solo_restart_view, name="solo-restart"),
     path("play/<int:game_id>/autoplay/", views_solo.solo_autoplay_view, name="solo-autoplay"),
+    path("lab/touchdown/", views_lab.lab, name="lab"),
     path("replays/upload/", views_replay.replay_upload, name="replay-upload"),
     path("replays/<str:token>/", views_replay.replay, name="replay"),
 ]

@@ -41,6 +41,24 @@
           },
           options: { animation: false, indexAxis: "x", scales: { y: { min: 0, max: 100, title: { display: true, text: "%" } } } }
         };
+      } else if (kind === "lab") {
+        var variants = results.variants || [];
+        var groups = ["onside", "random", "normal"];
+        var colours = [green, amber, "#2563eb"];
+        config = {
+          type: "bar",
+          data: {
+            labels: groups,
+            datasets: variants.map(function (v, i) {
+              return {
+                label: v.label,
+                data: groups.map(function (g) { var k = v.kicker_wins[g]; return k.n ? k.rate * 100 : null; }),
+                backgroundColor: colours[i % colours.length]
+              };
+            })
+          },
+          options: { animation: false, scales: { y: { min: 0, max: 100, title: { display: true, text: "%" } } } }
+        };
       }
       if (config) { canvas.dataset.drawn = "1"; new Chart(canvas, config); }
     });

@@ -16,7 +16,8 @@ from tests.play.conftest import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SMALL_CHUNKS = {"pk": 100, "goldfish": 20, "match": 20, "gauntlet": 20}
+SMALL_CHUNKS = {"pk": 100, "goldfish": 20, "match": 20, "gauntlet": 20, "touchdown": 50}
+LAB_VARIANTS = [{"onside_rolls": 1}, {"onside_rolls": 2, "minimum_kick": True}]
 
 
 @pytest.fixture
@@ -30,6 +31,8 @@ def setup(settings):
 
 
 def create(owner, decks, kind, runs, seed=7, **extra):
+    if kind == "touchdown":
+        return services.lab_batch_create(owner=owner, variants=LAB_VARIANTS, runs=runs, seed=seed)
     return services.batch_create(
         owner=owner,
         request=services.BatchRequest(
@@ -47,14 +50,17 @@ def runs_recorded(batch) -> int:
     return sum(c.result["runs"] for c in batch.chunks.all())
 
 
-@pytest.mark.parametrize("kind,runs", [("pk", 250), ("goldfish", 50), ("match", 50)])
+@pytest.mark.parametrize(
+    "kind,runs", [("pk", 250), ("goldfish", 50), ("match", 50), ("touchdown", 120)]
+)
 def test_a_batch_of_each_kind_completes_with_exactly_the_requested_runs(setup, workers, kind, runs):
     owner, decks = setup
     workers.start()
     batch = create(owner, decks, kind, runs)
     done = wait_for(lambda: finished(batch.pk), timeout=120, what=f"{kind} batch")
     assert done.status == "done", workers.logs()
-    assert done.results["runs"] == runs == runs_recorded(done)
+    per_batch = runs * (len(LAB_VARIANTS) if kind == "touchdown" else 1)
+    assert done.results["runs"] == per_batch == runs_recorded(done)
     assert done.chunks.filter(finished_at__isnull=True).count() == 0
 
 
@@ -69,14 +75,15 @@ def test_a_gauntlet_plays_every_prebuilt_deck(setup, workers):
     assert all(row["runs"] == 20 for row in done.results["table"])
 
 
-def test_kill_9_of_the_worker_mid_batch_loses_and_doubles_nothing(setup, workers):
+@pytest.mark.parametrize("kind,runs", [("goldfish", 200), ("touchdown", 2000)])
+def test_kill_9_of_the_worker_mid_batch_loses_and_doubles_nothing(setup, workers, kind, runs):
     if connection.vendor == "sqlite":
         pytest.skip("SQLite is not a multi-process database; this runs on PostgreSQL (CI).")
     owner, decks = setup
-    reference = create(owner, decks, "goldfish", 200, seed=99)
+    reference = create(owner, decks, kind, runs, seed=99)
     first = workers.start("w1")
     wait_for(lambda: finished(reference.pk), timeout=180, what="reference batch")
-    batch = create(owner, decks, "goldfish", 200, seed=99)
+    batch = create(owner, decks, kind, runs, seed=99)
     wait_for(
         lambda: batch.chunks.filter(finished_at__isnull=False).count() >= 2,
         timeout=120,
@@ -88,23 +95,25 @@ def test_kill_9_of_the_worker_mid_batch_loses_and_doubles_nothing(setup, workers
     services.batches_reconcile(stall_seconds=0)
     done = wait_for(lambda: finished(batch.pk), timeout=180, what="batch after kill -9")
     assert done.status == "done", workers.logs()
-    assert runs_recorded(done) == 200 == done.results["runs"]
+    expected = runs * (len(LAB_VARIANTS) if kind == "touchdown" else 1)
+    assert runs_recorded(done) == expected == done.results["runs"]
     reference.refresh_from_db()
     assert done.results == reference.results
 
 
-def test_one_worker_and_two_workers_give_identical_results(setup, workers):
+@pytest.mark.parametrize("kind,runs", [("match", 120), ("touchdown", 300)])
+def test_one_worker_and_two_workers_give_identical_results(setup, workers, kind, runs):
     owner, decks = setup
     workers.start("w1")
-    one = create(owner, decks, "match", 120, seed=4242)
+    one = create(owner, decks, kind, runs, seed=4242)
     wait_for(lambda: finished(one.pk), timeout=180, what="one-worker batch")
     workers.start("w2")
-    two = create(owner, decks, "match", 120, seed=4242)
+    two = create(owner, decks, kind, runs, seed=4242)
     wait_for(lambda: finished(two.pk), timeout=180, what="two-worker batch")
     one.refresh_from_db()
     two.refresh_from_db()
     assert one.results == two.results
-    assert one.results["runs"] == 120
+    assert one.results["runs"] == runs * (len(LAB_VARIANTS) if kind == "touchdown" else 1)
 
 
 def test_the_filesystem_broker_runs_a_batch_too(setup, filesystem_broker, tmp_path):
