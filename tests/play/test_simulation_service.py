@@ -259,3 +259,15 @@ def test_results_page_shows_charts_and_sample_matches(alice, alice_client, decks
         from play.engine.log import validate_log
 
         validate_log(log.log)
+
+
+def test_a_sample_log_download_follows_the_replay_permissions(
+    alice, bob_client, anon_client, decks, queued
+):
+    batch = run_all(make(alice, decks, kind="match", runs=10))
+    log = MatchLog.objects.filter(batch=batch).first()
+    log.deck_version = None  # a log whose deck nobody else may see
+    log.save()
+    url = f"/logs/{log.share_token}.json"
+    assert bob_client.get(url).status_code == 404
+    assert anon_client.get(f"{url}?batch={batch.share_token}").status_code == 200
