@@ -202,3 +202,21 @@ def test_another_user_cannot_open_someone_elses_game(bob_client, anon_client, ga
 def test_the_start_page_lists_only_the_users_own_games(bob_client, game):
     html = bob_client.get(reverse("play:solo-new")).content.decode()
     assert reverse("play:solo-game", args=[game.pk]) not in html
+
+
+def test_the_board_draws_the_ball_in_every_zone_it_reaches(alice_client, game):
+    """Zone 0 is a real zone, not a missing value (the ball once showed in the centre)."""
+    seen = set()
+    position = user_turn(game)
+    for _ in range(60):
+        match = position.match
+        if match.decision is None:
+            break
+        if match.ball is not None and match.ball.zone not in seen:
+            seen.add(match.ball.zone)
+            html = alice_client.get(game.get_absolute_url()).content.decode()
+            assert f"--zone: {match.ball.zone}" in html
+        action = match.legal_actions()[0]
+        position = solo.solo_act(game=game, revision=position.game.revision, action=action)
+        position = user_turn(game)
+    assert {0, 4} & seen, seen
