@@ -100,19 +100,13 @@ class BatchRequest:
     policy_b: str = "greedy"
 
 
-def _check(request: BatchRequest, owner) -> dict[str, list[str]]:
+def _common_errors(*, owner, runs, seed) -> dict[str, list[str]]:
+    """Return the problems every kind of batch checks: runs, seed, the per-user limit."""
     errors: dict[str, list[str]] = {}
     limit = settings.SIMULATION_MAX_RUNS
-    if request.kind not in simulation.KINDS:
-        errors["kind"] = [f"Unknown kind {request.kind!r}: use {', '.join(simulation.KINDS)}."]
-    if not isinstance(request.runs, int) or not 1 <= request.runs <= limit:
+    if not isinstance(runs, int) or isinstance(runs, bool) or not 1 <= runs <= limit:
         errors["runs"] = [f"Runs must be a whole number from 1 to {limit:,}."]
-    for name in ("policy_a", "policy_b"):
-        if getattr(request, name) not in simulation.POLICIES:
-            errors[name] = [f"Unknown policy: use {', '.join(simulation.POLICIES)}."]
-    if request.kind in ("pk", "match") and request.deck_b is None:
-        errors["deck_b"] = ["This kind of batch needs an opponent deck."]
-    if request.seed is not None and not 0 <= request.seed < 2**63:
+    if seed is not None and not 0 <= seed < 2**63:
         errors["seed"] = ["The seed must be a whole number from 0 to 2^63 - 1."]
     active = SimulationBatch.objects.filter(owner=owner, status__in=SimulationBatch.ACTIVE)
     if active.count() >= settings.SIMULATION_MAX_ACTIVE_PER_USER:
@@ -121,6 +115,42 @@ def _check(request: BatchRequest, owner) -> dict[str, list[str]]:
             "wait for one to finish or cancel it."
         ]
     return errors
+
+
+def _check(request: BatchRequest, owner) -> dict[str, list[str]]:
+    errors = _common_errors(owner=owner, runs=request.runs, seed=request.seed)
+    if request.kind not in simulation.KINDS:
+        errors["kind"] = [f"Unknown kind {request.kind!r}: use {', '.join(simulation.KINDS)}."]
+    for name in ("policy_a", "policy_b"):
+        if getattr(request, name) not in simulation.POLICIES:
+            errors[name] = [f"Unknown policy: use {', '.join(simulation.POLICIES)}."]
+    if request.kind in ("pk", "match") and request.deck_b is None:
+        errors["deck_b"] = ["This kind of batch needs an opponent deck."]
+    return errors
+
+
+def _batch_save(
+    *, kind: str, runs: int, seed: int | None, opponents: int, opponent_versions=(), **fields
+) -> SimulationBatch:
+    """Write the batch and all of its chunk rows in one transaction; queue them on commit."""
+    chunk_size = settings.SIMULATION_CHUNK_SIZE[kind]
+    specs = simulation.plan_chunks(kind=kind, runs=runs, chunk_size=chunk_size, opponents=opponents)
+    with transaction.atomic():
+        batch = SimulationBatch.objects.create(
+            kind=kind,
+            runs=runs,
+            seed=seed if seed is not None else random.SystemRandom().getrandbits(62),
+            chunk_size=chunk_size,
+            chunk_count=len(specs),
+            **fields,
+        )
+        batch.opponent_versions.set(opponent_versions)
+        SimulationChunk.objects.bulk_create(
+            SimulationChunk(batch=batch, index=s.index, opponent=s.opponent, runs=s.runs)
+            for s in specs
+        )
+        transaction.on_commit(lambda: queue_chunks(batch.id, range(len(specs))))
+    return batch
 
 
 def batch_create(*, owner, request: BatchRequest) -> SimulationBatch:
@@ -149,11 +179,6 @@ def batch_create(*, owner, request: BatchRequest) -> SimulationBatch:
         sides.append(snapshot)
     if errors:
         raise BatchInvalid(errors)
-    seed = request.seed if request.seed is not None else random.SystemRandom().getrandbits(62)
-    chunk_size = settings.SIMULATION_CHUNK_SIZE[request.kind]
-    specs = simulation.plan_chunks(
-        kind=request.kind, runs=request.runs, chunk_size=chunk_size, opponents=len(sides) - 1
-    )
     params = {"runs": request.runs, "policy_a": request.policy_a, "policy_b": request.policy_b}
     if request.kind == "goldfish":
         params["policy_b"] = "passive"
@@ -161,38 +186,25 @@ def batch_create(*, owner, request: BatchRequest) -> SimulationBatch:
         params["exact"] = simulation.exact_pk_probability(
             simulation.side_deck(sides[0]), simulation.side_deck(sides[1])
         )
-    with transaction.atomic():
-        batch = SimulationBatch.objects.create(
-            owner=owner,
-            kind=request.kind,
-            deck_a_version=versions[0],
-            deck_b_version=versions[1] if len(versions) == 2 else None,
-            params=params,
-            sides=sides,
-            seed=seed,
-            runs=request.runs,
-            chunk_size=chunk_size,
-            chunk_count=len(specs),
-        )
-        batch.opponent_versions.set(versions[1:])
-        SimulationChunk.objects.bulk_create(
-            SimulationChunk(batch=batch, index=s.index, opponent=s.opponent, runs=s.runs)
-            for s in specs
-        )
-        transaction.on_commit(lambda: queue_chunks(batch.id, range(len(specs))))
-    return batch
+    return _batch_save(
+        kind=request.kind,
+        runs=request.runs,
+        seed=request.seed,
+        opponents=len(sides) - 1,
+        opponent_versions=versions[1:],
+        owner=owner,
+        deck_a_version=versions[0],
+        deck_b_version=versions[1] if len(versions) == 2 else None,
+        params=params,
+        sides=sides,
+    )
 
 
 def lab_batch_create(
     *, owner, variants: list[dict], runs: int, seed: int | None = None
 ) -> SimulationBatch:
     """Create a Touchdown Heroes lab batch: `runs` games of each rule variant (1 or 2)."""
-    errors: dict[str, list[str]] = {}
-    limit = settings.SIMULATION_MAX_RUNS
-    if not isinstance(runs, int) or isinstance(runs, bool) or not 1 <= runs <= limit:
-        errors["runs"] = [f"Runs must be a whole number from 1 to {limit:,}."]
-    if seed is not None and not 0 <= seed < 2**63:
-        errors["seed"] = ["The seed must be a whole number from 0 to 2^63 - 1."]
+    errors = _common_errors(owner=owner, runs=runs, seed=seed)
     if not 1 <= len(variants) <= 2:
         errors["variants"] = ["Give one rule variant, or two to compare."]
     cleaned = []
@@ -201,35 +213,17 @@ def lab_batch_create(
             cleaned.append(lab.clean_variant(variant, prefix=f"variant_{'ab'[number]}_"))
         except lab.VariantError as exc:
             errors.update(exc.errors)
-    active = SimulationBatch.objects.filter(owner=owner, status__in=SimulationBatch.ACTIVE)
-    if active.count() >= settings.SIMULATION_MAX_ACTIVE_PER_USER:
-        errors["non_field_errors"] = [
-            f"You already have {settings.SIMULATION_MAX_ACTIVE_PER_USER} batches running; "
-            "wait for one to finish or cancel it."
-        ]
     if errors:
         raise BatchInvalid(errors)
-    chunk_size = settings.SIMULATION_CHUNK_SIZE.get("touchdown", 1000)
-    specs = simulation.plan_chunks(
-        kind="touchdown", runs=runs, chunk_size=chunk_size, opponents=len(cleaned)
+    return _batch_save(
+        kind=SimulationBatch.Kind.TOUCHDOWN,
+        runs=runs,
+        seed=seed,
+        opponents=len(cleaned),
+        owner=owner,
+        params={"runs": runs, "variants": [v["label"] for v in cleaned]},
+        sides=cleaned,
     )
-    with transaction.atomic():
-        batch = SimulationBatch.objects.create(
-            owner=owner,
-            kind=SimulationBatch.Kind.TOUCHDOWN,
-            params={"runs": runs, "variants": [v["label"] for v in cleaned]},
-            sides=cleaned,
-            seed=seed if seed is not None else random.SystemRandom().getrandbits(62),
-            runs=runs,
-            chunk_size=chunk_size,
-            chunk_count=len(specs),
-        )
-        SimulationChunk.objects.bulk_create(
-            SimulationChunk(batch=batch, index=s.index, opponent=s.opponent, runs=s.runs)
-            for s in specs
-        )
-        transaction.on_commit(lambda: queue_chunks(batch.id, range(len(specs))))
-    return batch
 
 
 def _default_goldfish_opponent() -> Deck | None:
