@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -80,6 +81,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header (django-csp), in every mode so a page that breaks it
+    # fails in development and tests too, not first in production.
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -160,7 +164,14 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# `collectstatic` writes here; with DEBUG off the app serves static files only from here
+# (WhiteNoise), so `make serve` runs collectstatic before it starts (docs/deploy.md).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
+# Uploaded files (card scans). Served by the app itself (cardsite/urls.py) unless SERVE_MEDIA=0,
+# for a deployment whose web server or proxy serves MEDIA_ROOT instead.
+MEDIA_URL = "media/"
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "var" / "media")
+SERVE_MEDIA = env_bool("SERVE_MEDIA", True)
 NODE_MODULES = BASE_DIR / "node_modules"
 # Front-end libraries come pinned from npm (package.json + lock) and are served from here.
 STATICFILES_DIRS = [
@@ -204,9 +215,30 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"PolicyEnum": "play.simulation.POLICIES"},
 }
 
+# Content-Security-Policy (django-csp): scripts and styles only from our own static files or
+# with the request's nonce (`{{ request.csp_nonce }}`); no inline handlers or style attributes.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
 # Production hardening: on whenever DEBUG is off, so `check --deploy` is clean.
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    if not SECURE_SSL_REDIRECT:
+        # Turned off on purpose: the TLS proxy in front redirects http to https itself, or the
+        # stack is tried out locally over plain http (docs/deploy.md).
+        SILENCED_SYSTEM_CHECKS = ["security.W008"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
