@@ -135,9 +135,11 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # RedisCache that answers "not cached" while Redis is down, instead of a 500.
+            "BACKEND": "cardsite.cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "cardlab",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
 else:
@@ -287,6 +289,10 @@ SIMULATION_MAX_ACTIVE_PER_USER = env_int("SIMULATION_MAX_ACTIVE_PER_USER", 3)
 SIMULATION_MAX_ATTEMPTS = env_int("SIMULATION_MAX_ATTEMPTS", 3)
 SIMULATION_RETRY_BACKOFF = env_int("SIMULATION_RETRY_BACKOFF", 1)
 SIMULATION_STALL_SECONDS = env_int("SIMULATION_STALL_SECONDS", 120)
+# Database/broker errors retried without counting an attempt (backoff 1, 2, 4 … 30 s).
+SIMULATION_MAX_TRANSIENT_RETRIES = env_int("SIMULATION_MAX_TRANSIENT_RETRIES", 40)
+# Chunk messages a create request publishes itself; the control worker publishes the rest.
+SIMULATION_PUBLISH_INLINE = env_int("SIMULATION_PUBLISH_INLINE", 100)
 SIMULATION_CHUNK_SIZE = {
     "pk": env_int("SIMULATION_CHUNK_PK", 5000),
     "goldfish": env_int("SIMULATION_CHUNK_MATCHES", 500),
@@ -294,10 +300,15 @@ SIMULATION_CHUNK_SIZE = {
     "gauntlet": env_int("SIMULATION_CHUNK_MATCHES", 500),
     "touchdown": env_int("SIMULATION_CHUNK_GAMES", 1000),
 }
+# Two queues: "chunks" for simulation work (the default), "control" for the reconciler, consumed
+# by a worker of its own (runlab, runstack), so a backlog of chunks can never delay it.
+CELERY_TASK_DEFAULT_QUEUE = "chunks"
+CONTROL_QUEUE = "control"
 CELERY_BEAT_SCHEDULE = {
     "reconcile-simulations": {
         "task": "play.tasks.simulation_reconcile",
         "schedule": float(env_int("SIMULATION_RECONCILE_EVERY", 30)),
+        "options": {"queue": CONTROL_QUEUE, "expires": env_int("SIMULATION_RECONCILE_EVERY", 30)},
     }
 }
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["simulations"] = os.environ.get(

@@ -10,6 +10,7 @@ from django.views.static import serve as serve_file
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from cardsite.health import health
 from catalog.api import CardSetViewSet, CardViewSet
 from decks.api import DeckViewSet
 from play.api import SimulationViewSet
@@ -28,6 +29,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/ping/", include("cardsite.health")),
+    path("api/health/", health, name="health"),
     path("api/", include(router.urls)),
     path("", include("decks.urls")),
     path("", include("play.urls")),

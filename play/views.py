@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from decks.selectors import deck_for_viewer
@@ -14,6 +15,11 @@ from play import services
 from play.forms import SimulationForm
 from play.selectors import batch_by_share_token, batch_for_owner, batches_of, sample_logs
 from play.views_replay import match_log_for_viewer
+
+# Shown when a batch was saved but the broker could not be reached: no error, no duplicate.
+BROKER_UNAVAILABLE = gettext_lazy(
+    "Queued. The broker is unavailable at the moment; the simulation will start when it is back."
+)
 
 
 @login_required
@@ -46,6 +52,8 @@ def batch_new(request):
                 for error in errors:
                     form.add_error(field if field in form.fields else None, error)
         else:
+            if batch.broker_unavailable:
+                messages.warning(request, BROKER_UNAVAILABLE)
             return redirect(batch)
     return render(
         request,

@@ -189,6 +189,7 @@ def stack(tmp_path_factory):
         "WEB_CONCURRENCY": "2",
         "CELERY_CONCURRENCY": "1",
         "STOP_TIMEOUT": "30",
+        "SIMULATION_RECONCILE_EVERY": "5",
     }
     log_path = tmp / "serve.log"
     log = open(log_path, "w")  # noqa: SIM115 - closed after the process
@@ -341,6 +342,19 @@ def test_make_serve_runs_every_check_and_serves_every_page_kind_without_a_5xx(st
     assert journey["replay"], "the finished batch links no sample match replay"
     ok = [p for p, s in journey["seen"].items() if p != "/no-such-page/" and s != 200]
     assert ok == [], journey["seen"]
+
+
+def test_the_stacks_beat_and_control_worker_run_the_reconciler_so_health_is_ok(stack, journey):
+    client = journey["client"]
+    deadline = time.monotonic() + 60
+    while True:
+        status, _, body = client.get("/api/health/")
+        if status == 200 or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    health = json.loads(body)
+    assert status == 200, health
+    assert health["database"]["ok"] and health["broker"]["ok"] and health["reconciler"]["ok"]
 
 
 def test_the_stack_serves_collected_static_files_media_and_a_content_security_policy(

@@ -1,20 +1,23 @@
-"""The production processes of `make serve`: gunicorn, a Celery worker and Celery beat.
+"""The production processes of `make serve`: gunicorn, Celery workers and Celery beat.
 
-Each process runs in a session of its own, so a Ctrl-C in the terminal reaches only this
-command; it then sends SIGTERM to each process's main pid (never to a process group): gunicorn
-finishes its requests and Celery's worker finishes the chunks its pool children are running (a
-warm shutdown) before they exit. If any of the three exits on its own, the others are stopped
-and the command fails, so a supervisor (systemd, a container runtime) sees it and restarts.
+Four processes, each in a session of its own, so a Ctrl-C in the terminal reaches only this
+command: gunicorn, a worker for simulation chunks, a solo worker for the reconciler on its own
+queue (a backlog of chunks cannot delay it) and celery beat, which schedules the reconciler. On
+SIGTERM or SIGINT it sends SIGTERM to each process's main pid (never to a process group):
+gunicorn finishes its requests and Celery finishes the chunks its pool children are running (a
+warm shutdown) before they exit. If any process exits on its own, the others are stopped and
+the command fails, so a supervisor (systemd, a container runtime) sees it and restarts it.
 """
 
 import os
 import signal
-import subprocess
 import sys
 import time
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+
+from play.management import processes
 
 
 def default_web_workers() -> int:
@@ -23,7 +26,7 @@ def default_web_workers() -> int:
 
 
 class Command(BaseCommand):
-    help = "Run gunicorn, a Celery worker and Celery beat together (production: docs/deploy.md)."
+    help = "Run gunicorn, Celery workers and Celery beat together (production: docs/deploy.md)."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
@@ -43,23 +46,18 @@ class Command(BaseCommand):
         parser.add_argument(
             "--stop-timeout",
             type=float,
-            default=float(os.environ.get("STOP_TIMEOUT") or 330),
-            help="seconds to wait for running chunks before killing (default: the task limit)",
+            default=processes.stop_timeout(),
+            help="seconds to wait for running chunks before killing (STOP_TIMEOUT)",
         )
 
     def handle(self, *args, **options):
         if settings.DEBUG:
             raise CommandError("runstack is the production stack: set DEBUG=0 (make serve does).")
         if not settings.REDIS_URL:
-            raise CommandError(
-                "runstack needs REDIS_URL, the broker of the Celery worker and beat."
-            )
-        var = settings.BASE_DIR / "var"
-        var.mkdir(exist_ok=True)
-        python = sys.executable
+            raise CommandError("runstack needs REDIS_URL (the broker of the workers and beat).")
         commands = {
             "web": [
-                python,
+                sys.executable,
                 "-m",
                 "gunicorn",
                 "cardsite.wsgi:application",
@@ -76,34 +74,11 @@ class Command(BaseCommand):
                 "--forwarded-allow-ips",
                 os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1"),
             ],
-            "worker": [
-                python,
-                "-m",
-                "celery",
-                "-A",
-                "cardsite",
-                "worker",
-                "--loglevel",
-                "INFO",
-                "--concurrency",
-                str(options["chunk_workers"]),
-                "--hostname",
-                "chunks@%h",
-            ],
-            "beat": [
-                python,
-                "-m",
-                "celery",
-                "-A",
-                "cardsite",
-                "beat",
-                "--loglevel",
-                "INFO",
-                "--schedule",
-                str(var / "celerybeat-schedule"),
-            ],
+            "chunk worker": processes.chunk_worker_command(concurrency=options["chunk_workers"]),
+            "control worker": processes.control_worker_command(with_beat=False),
+            "beat": processes.beat_command(),
         }
-        procs: dict[str, subprocess.Popen] = {}
+        procs = {}
         stopping = False
 
         def request_stop(signum, frame):
@@ -112,35 +87,21 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
+        died = None
         try:
             for name, command in commands.items():
-                self.stdout.write(f"runstack: starting {name}: {' '.join(command[1:])}")
-                self.stdout.flush()
-                procs[name] = subprocess.Popen(
-                    command, cwd=settings.BASE_DIR, start_new_session=True
-                )
-            self.stdout.write(f"runstack: serving http://{options['host']}:{options['port']}/")
-            self.stdout.flush()
-            died = None
+                self._say(f"starting {name}: {' '.join(command[1:])}")
+                procs[name] = processes.start(command)
+            self._say(f"serving http://{options['host']}:{options['port']}/")
             while not stopping and died is None:
                 time.sleep(0.5)
                 died = next((n for n, p in procs.items() if p.poll() is not None), None)
         finally:
-            self._stop(procs, options["stop_timeout"])
+            processes.stop_all(procs, timeout=options["stop_timeout"], say=self._say)
         if died is not None:
             code = procs[died].returncode
             raise CommandError(f"runstack: {died} exited with {code}; stopped the others")
 
-    def _stop(self, procs: dict[str, subprocess.Popen], timeout: float) -> None:
-        for name, proc in procs.items():
-            if proc.poll() is None:
-                self.stdout.write(f"runstack: stopping {name} (pid {proc.pid})")
-                proc.send_signal(signal.SIGTERM)
-        deadline = time.monotonic() + timeout
-        for name, proc in procs.items():
-            try:
-                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                self.stderr.write(f"runstack: {name} did not stop in {timeout:.0f}s; killing it")
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+    def _say(self, message: str) -> None:
+        self.stdout.write(f"runstack: {message}")
+        self.stdout.flush()
