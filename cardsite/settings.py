@@ -271,8 +271,18 @@ else:
         "store_processed": False,
     }
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 3600)
+# Ten priority levels, served lowest number first: fair sharing of workers between users
+# (play.services.queue_chunks). Every Redis client of the app must use the same options.
+REDIS_TRANSPORT_PRIORITIES = {
+    "priority_steps": list(range(10)),
+    "sep": ":",
+    "queue_order_strategy": "priority",
+}
 if REDIS_URL:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+        **REDIS_TRANSPORT_PRIORITIES,
+    }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -293,6 +303,8 @@ SIMULATION_STALL_SECONDS = env_int("SIMULATION_STALL_SECONDS", 120)
 SIMULATION_MAX_TRANSIENT_RETRIES = env_int("SIMULATION_MAX_TRANSIENT_RETRIES", 40)
 # Chunk messages a create request publishes itself; the control worker publishes the rest.
 SIMULATION_PUBLISH_INLINE = env_int("SIMULATION_PUBLISH_INLINE", 100)
+# Fair sharing: every this many queued chunks of one owner lower their priority by one step.
+SIMULATION_FAIR_STEP = env_int("SIMULATION_FAIR_STEP", 4)
 SIMULATION_CHUNK_SIZE = {
     "pk": env_int("SIMULATION_CHUNK_PK", 5000),
     "goldfish": env_int("SIMULATION_CHUNK_MATCHES", 500),

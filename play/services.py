@@ -19,7 +19,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import close_old_connections, connection, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from decks.content import DeckContent
@@ -314,10 +314,64 @@ def _default_goldfish_opponent() -> Deck | None:
 
 
 def queue_chunks(batch_id: int, indexes) -> None:
+    """Publish chunk messages, each with a priority from its owner's work queued before it.
+
+    Fair sharing between users: the n-th unfinished chunk of an owner (counting their older
+    active batches first) gets priority n // SIMULATION_FAIR_STEP (0 is served first, at most
+    9), so one user's 12,000-chunk batch fills the low priorities while another user's small
+    batch still starts within a few chunks. Priorities need the Redis broker (queue order
+    strategy "priority"); the filesystem broker of `make run` ignores them.
+    """
     from play.tasks import simulation_chunk_run
 
-    for index in indexes:
-        simulation_chunk_run.delay(batch_id, index)
+    indexes = list(indexes)
+    if not indexes:
+        return
+    batch = SimulationBatch.objects.only("owner_id", "created_at").get(pk=batch_id)
+    ahead = SimulationChunk.objects.filter(
+        batch__owner_id=batch.owner_id,
+        batch__status__in=SimulationBatch.ACTIVE,
+        finished_at__isnull=True,
+    ).filter(
+        Q(batch__created_at__lt=batch.created_at) | Q(batch_id=batch_id, index__lt=min(indexes))
+    )
+    queued_before = ahead.count()
+    step = max(1, settings.SIMULATION_FAIR_STEP)
+    for position, index in enumerate(indexes):
+        priority = min(9, (queued_before + position) // step)
+        simulation_chunk_run.apply_async((batch_id, index), priority=priority)
+
+
+def batch_queue_position(batch: SimulationBatch) -> int | None:
+    """How many chunks of other users' batches are served before this queued batch starts.
+
+    Counts the unfinished, unclaimed chunks of other active batches whose priority (see
+    `queue_chunks`) is at most this batch's first chunk's, approximated per owner as
+    min(their unclaimed chunks, (rank + 1) x SIMULATION_FAIR_STEP), where rank is this batch's
+    own first-chunk priority. None once the batch is running.
+    """
+    if batch.status != SimulationBatch.Status.QUEUED:
+        return None
+    step = max(1, settings.SIMULATION_FAIR_STEP)
+    mine_before = SimulationChunk.objects.filter(
+        batch__owner_id=batch.owner_id,
+        batch__status__in=SimulationBatch.ACTIVE,
+        batch__created_at__lt=batch.created_at,
+        finished_at__isnull=True,
+    ).count()
+    rank = min(9, mine_before // step)
+    per_owner = (
+        SimulationChunk.objects.filter(
+            batch__status__in=SimulationBatch.ACTIVE,
+            finished_at__isnull=True,
+            last_attempt_at__isnull=True,
+        )
+        .exclude(batch__owner_id=batch.owner_id)
+        .values("batch__owner_id")
+        .annotate(n=Count("id"))
+    )
+    others = sum(min(row["n"], (rank + 1) * step) for row in per_owner)
+    return others + mine_before
 
 
 def batch_cancel(*, batch: SimulationBatch) -> bool:
@@ -511,7 +565,13 @@ def batch_progress(batch: SimulationBatch) -> dict:
         elapsed = (timezone.now() - batch.started_at).total_seconds()
         eta = elapsed / done * (batch.chunk_count - done)
     runs_done = sum(done_rows.values_list("runs", flat=True))
-    return {"done": done, "total": batch.chunk_count, "runs_done": runs_done, "eta_seconds": eta}
+    return {
+        "done": done,
+        "total": batch.chunk_count,
+        "runs_done": runs_done,
+        "eta_seconds": eta,
+        "queue_position": batch_queue_position(batch),
+    }
 
 
 def batches_reconcile(*, stall_seconds: int | None = None) -> int:

@@ -406,3 +406,58 @@ def test_a_sample_log_download_follows_the_replay_permissions(
     url = f"/logs/{log.share_token}.json"
     assert bob_client.get(url).status_code == 404
     assert anon_client.get(f"{url}?batch={batch.share_token}").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_creates_never_pass_the_active_batch_limit(alice, settings):
+    """14 parallel creates, limit 3: exactly 3 batches (the row lock on the owner holds)."""
+    import threading
+
+    from django.db import connection
+
+    from catalog.services import catalog_load
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (CI): SQLite serialises writers itself")
+    catalog_load()
+    settings.SIMULATION_MAX_ACTIVE_PER_USER = 3
+    decks = list(Deck.objects.filter(is_sample=True).order_by("slug"))
+    start = threading.Barrier(14)
+    outcomes = []
+
+    def create():
+        start.wait()
+        try:
+            make(alice, decks, runs=10)
+            outcomes.append("created")
+        except services.BatchInvalid:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    with patch("play.services.queue_chunks"):
+        threads = [threading.Thread(target=create) for _ in range(14)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert outcomes.count("created") == 3 and outcomes.count("refused") == 11
+    assert SimulationBatch.objects.filter(owner=alice).count() == 3
+
+
+def test_chunk_priorities_follow_the_owners_queued_work_so_users_share_workers_fairly(
+    alice, bob, decks, settings, django_capture_on_commit_callbacks
+):
+    settings.SIMULATION_FAIR_STEP = 4
+    with patch("play.tasks.simulation_chunk_run.apply_async") as publish:
+        with django_capture_on_commit_callbacks(execute=True):
+            big = make(alice, decks, runs=100)  # 10 chunks
+        alices = [c.kwargs["priority"] for c in publish.call_args_list]
+        publish.reset_mock()
+        with django_capture_on_commit_callbacks(execute=True):
+            small = make(bob, decks, runs=10)
+        bobs = [c.kwargs["priority"] for c in publish.call_args_list]
+    assert alices == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2]
+    assert bobs == [0]
+    assert services.batch_progress(small)["queue_position"] == 4  # alice's priority-0 chunks
+    assert services.batch_progress(big)["queue_position"] == 1  # bob's one chunk
