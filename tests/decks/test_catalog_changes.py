@@ -1,0 +1,88 @@
+"""Sample → real: decks holding a changed card are re-validated and versioned, never emptied."""
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.db.models import ProtectedError
+
+from catalog.models import Card
+from decks.selectors import deck_content
+from decks.services import deck_create
+
+pytestmark = pytest.mark.django_db
+
+
+def real_file(tmp_path, cards):
+    path = tmp_path / "real.json"
+    path.write_text(json.dumps(cards), encoding="utf-8")
+    return str(path)
+
+
+def test_replace_sample_keeps_every_card_of_a_users_deck_and_versions_it(
+    alice, legal_content, tmp_path
+):
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    held = sorted(legal_content.deck)[0]
+    number = int(held.split("-")[1])
+    path = real_file(
+        tmp_path,
+        [
+            {
+                "set": "BS",
+                "number": number,
+                "name": "Real Event",
+                "name_ja": "本物",
+                "kind": "event",
+                "effect": "draw:1",
+            }
+        ],
+    )
+    call_command("import_cards", path, "--replace-sample")
+    deck.refresh_from_db()
+    assert deck_content(deck) == legal_content  # nothing silently dropped
+    assert deck.is_legal is False  # a person card became an event: R-DECK-3 now fails
+    version = deck.versions.order_by("-number").first()
+    assert version.number == 2 and version.catalog_change
+    assert f"{held} is now the real card “Real Event / 本物”" in version.summary
+    assert version.is_legal is False
+
+
+def test_replace_sample_removes_only_the_sample_cards_no_deck_holds(alice, legal_content, tmp_path):
+    deck_create(owner=alice, name="Attack", content=legal_content)
+    path = real_file(
+        tmp_path,
+        [{"set": "BS", "number": 239, "name": "Real", "kind": "player", "position": "DF"}],
+    )
+    call_command("import_cards", path, "--replace-sample")
+    kept = set(Card.objects.filter(card_set_id="BS", is_sample=True).values_list("id", flat=True))
+    assert set(legal_content.card_ids()) <= kept
+
+
+def test_a_card_a_deck_holds_cannot_be_deleted(alice, legal_content):
+    deck_create(owner=alice, name="Attack", content=legal_content)
+    with pytest.raises(ProtectedError):
+        Card.objects.filter(id=legal_content.goalkeeper).delete()
+
+
+def test_a_stat_correction_versions_the_deck_without_changing_its_content(
+    alice, legal_content, tmp_path
+):
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    card = Card.objects.get(id=sorted(legal_content.deck)[0])
+    row = {
+        "set": "BS",
+        "number": card.number,
+        "name": card.name,
+        "kind": card.kind,
+        "position": card.position,
+        "person": card.person,
+        "shoot": 9,
+        "keep": card.keep,
+        "defense": card.defense,
+    }
+    call_command("import_cards", real_file(tmp_path, [row]))
+    deck.refresh_from_db()
+    version = deck.versions.order_by("-number").first()
+    assert version.catalog_change and deck.is_legal
+    assert f"{card.id} is now the real card" in version.summary
