@@ -1,5 +1,7 @@
 """Root URLconf: wiring only."""
 
+from django.conf import settings
+from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import set_language
@@ -28,3 +30,7 @@ urlpatterns = [
     path("", include("decks.accounts")),
     path("", include("catalog.urls")),
 ]
+
+# Uploaded scans are served by the app in development (DEBUG); in production by the web server
+# or the S3-compatible store (SCAN_STORAGE=s3), whose URLs point there directly.
+urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
