@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from catalog.cache import catalog_bump
 from catalog.importer import CardRules, RowProblem, apply_rows, validate_card
 from catalog.models import Card, CardProposal
 from catalog.scans import scan_create
@@ -124,7 +125,8 @@ def proposal_create(
         for side, image in (scans or {}).items():
             scan_create(image=image, side=side, proposal=proposal)
         if apply_now:
-            proposal_accept(proposal=proposal, reviewer=proposer)
+            proposal = proposal_accept(proposal=proposal, reviewer=proposer)
+        catalog_bump()  # `is:pending` answers change with the proposals
     return proposal
 
 
@@ -153,6 +155,7 @@ def proposal_resubmit(
         for side, image in (scans or {}).items():
             locked.scans.filter(side=side).delete()
             scan_create(image=image, side=side, proposal=locked)
+        catalog_bump()
     return locked
 
 
@@ -211,6 +214,7 @@ def _refuse(proposal, reviewer, reason: str, status) -> CardProposal:
         locked.reviewer = reviewer
         locked.reviewed_at = timezone.now()
         locked.save()
+        catalog_bump()
     return locked
 
 

@@ -86,3 +86,34 @@ def test_a_stat_correction_versions_the_deck_without_changing_its_content(
     version = deck.versions.order_by("-number").first()
     assert version.catalog_change and deck.is_legal
     assert f"{card.id} is now the real card" in version.summary
+
+
+def test_accepting_a_proposal_re_validates_the_decks_holding_the_card_and_tells_the_owner(
+    alice, bob, legal_content
+):
+    from django.test import Client
+
+    from catalog.contributions import proposal_accept, proposal_create
+
+    bob.is_staff = True
+    bob.save()
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    card_id = sorted(legal_content.deck)[0]
+    data = {
+        "set": "BS",
+        "number": card_id.split("-")[1],
+        "name": "Real Event",
+        "kind": "event",
+        "effect": "draw:1",
+    }
+    proposal = proposal_create(proposer=alice, data=data, source="my own card")
+    proposal_accept(proposal=proposal, reviewer=bob)
+    deck.refresh_from_db()
+    version = deck.versions.order_by("-number").first()
+    assert not deck.is_legal and version.catalog_change
+    assert f"{card_id} is now the real card" in version.summary
+    client = Client()
+    client.force_login(alice)
+    html = client.get(deck.get_absolute_url()).content.decode()
+    assert 'id="catalog-notice"' in html and "now fail" in html and "R-DECK-" in html
+    assert deck_content(deck) == legal_content
