@@ -194,6 +194,7 @@ elif SCAN_STORAGE == "filesystem":
     DEFAULT_STORAGE = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
 else:
     raise ImproperlyConfigured(f"SCAN_STORAGE must be filesystem or s3, not {SCAN_STORAGE!r}")
+SERVE_MEDIA = env_bool("SERVE_MEDIA", DEBUG)
 SCAN_MAX_BYTES = env_int("SCAN_MAX_BYTES", 8_000_000)
 SCAN_MAX_PIXELS = env_int("SCAN_MAX_PIXELS", 40_000_000)
 # Card proposals a user may send per day (a rolling 24 hours).

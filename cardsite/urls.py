@@ -1,7 +1,6 @@
 """Root URLconf: wiring only."""
 
 from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import set_language
@@ -9,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from catalog.api import CardSetViewSet, CardViewSet
+from catalog.contrib_views import scan_file
 from decks.api import DeckViewSet
 from play.api import SimulationViewSet
 
@@ -31,6 +31,9 @@ urlpatterns = [
     path("", include("catalog.urls")),
 ]
 
-# Uploaded scans are served by the app in development (DEBUG); in production by the web server
-# or the S3-compatible store (SCAN_STORAGE=s3), whose URLs point there directly.
-urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+# Uploaded scans are served by the app in development (SERVE_MEDIA, on with DEBUG); in
+# production by the web server or the S3-compatible store, whose URLs point there directly.
+if settings.MEDIA_URL.startswith("/"):
+    urlpatterns.insert(
+        0, path(f"{settings.MEDIA_URL.strip('/')}/<path:path>", scan_file, name="media")
+    )

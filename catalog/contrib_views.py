@@ -1,5 +1,6 @@
 """Contribution pages: propose a card, the review queue and page, a card's history."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -7,6 +8,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.static import serve
 
 from catalog import contribution_selectors as selectors
 from catalog.contributions import (
@@ -197,3 +199,11 @@ def card_history(request, card_id):
         "catalog/card_history.html",
         {"card": card, "revisions": revisions, "compare": compare, "a": a, "b": b},
     )
+
+
+@require_GET
+def scan_file(request, path):
+    """Serve an uploaded scan from MEDIA_ROOT while SERVE_MEDIA is on (development)."""
+    if not settings.SERVE_MEDIA:
+        raise Http404
+    return serve(request, path, document_root=settings.MEDIA_ROOT)
