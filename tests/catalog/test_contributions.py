@@ -226,3 +226,39 @@ def test_is_pending_finds_the_cards_with_a_proposal_waiting(alice, editor, clien
     assert not card_search(query="is:pending").exists()
     assert "BS-012" in card_search(query="-is:sample").values_list("id", flat=True)
     assert "BS-012" not in card_search(query="is:sample").values_list("id", flat=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_daily_limit_holds_under_concurrent_proposals(settings):
+    """Eight requests at once for a user with two left: exactly two are saved (PostgreSQL)."""
+    import threading
+
+    from django.db import connection, connections
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL (SQLite serialises every write anyway)")
+    settings.PROPOSALS_PER_DAY = 2
+    from catalog.services import catalog_load
+
+    catalog_load()
+    user = get_user_model().objects.create_user("carol", "carol@example.com", "correct-horse-4")
+    barrier = threading.Barrier(8)
+    outcomes = []
+
+    def send(number):
+        try:
+            barrier.wait()
+            propose(user, number=str(number))
+            outcomes.append("saved")
+        except ProposalError:
+            outcomes.append("refused")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=send, args=(20 + i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["refused"] * 6 + ["saved"] * 2
+    assert CardProposal.objects.filter(proposer=user).count() == 2
