@@ -117,3 +117,61 @@ def test_accepting_a_proposal_re_validates_the_decks_holding_the_card_and_tells_
     html = client.get(deck.get_absolute_url()).content.decode()
     assert 'id="catalog-notice"' in html and "now fail" in html and "R-DECK-" in html
     assert deck_content(deck) == legal_content
+
+
+def test_a_whole_real_list_imports_through_the_same_path(alice, legal_content, tmp_path):
+    from catalog.importer import export_rows
+    from catalog.models import CardRevision
+
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    rows = [row for row in export_rows() if row["set"] == "BS"]
+    for row in rows:
+        row.update(is_sample=False, status="real", source="", name=row["name"] + " (real)")
+    call_command("import_cards", real_file(tmp_path, rows), "--source", "Basic Set binder")
+    assert not Card.objects.filter(card_set_id="BS", is_sample=True).exists()
+    assert CardRevision.objects.filter(card__card_set_id="BS", number=1).count() == 239
+    assert set(CardRevision.objects.values_list("source", flat=True)) == {"Basic Set binder"}
+    deck.refresh_from_db()
+    versions = deck.versions.order_by("-number")
+    assert versions.count() == 2 and versions[0].catalog_change  # one version for the import
+    assert deck.is_legal and deck_content(deck) == legal_content
+
+
+def test_an_admin_edit_records_a_revision_and_re_validates_decks(alice, legal_content):
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from catalog.importer import card_row
+
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw-123456")
+    client = Client()
+    client.force_login(admin)
+    card = Card.objects.get(id=sorted(legal_content.deck)[0])
+    row = card_row(card)
+    form = {
+        "id": card.id,
+        "card_set": card.card_set_id,
+        "number": card.number,
+        "name": "Admin Fixed",
+        "name_ja": row["name_ja"],
+        "kind": card.kind,
+        "position": card.position,
+        "person": card.person,
+        "team": card.team_id or "",
+        "shoot": card.shoot,
+        "keep": card.keep,
+        "defense": card.defense,
+        "effect": "",
+        "rarity": card.rarity,
+        "source": "",
+    }
+    response = client.post(f"/admin/catalog/card/{card.id}/change/", form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    card.refresh_from_db()
+    assert card.name == "Admin Fixed" and card.revisions.get().accepted_by == admin
+    assert "“Admin Fixed" in deck.versions.order_by("-number").first().summary
+    bad = client.post(f"/admin/catalog/card/{card.id}/change/", {**form, "name": "N" * 101})
+    assert bad.status_code == 200 and Card.objects.get(id=card.id).name == "Admin Fixed"
+    delete = client.post(f"/admin/catalog/card/{card.id}/delete/", {"post": "yes"})
+    assert Card.objects.filter(id=card.id).exists() and delete.status_code in (200, 302)
