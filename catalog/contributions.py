@@ -226,3 +226,19 @@ def proposal_reject(*, proposal: CardProposal, reviewer, reason: str) -> CardPro
 def proposal_request_changes(*, proposal: CardProposal, reviewer, reason: str) -> CardProposal:
     """Send a pending proposal back to its proposer, saying what to change."""
     return _refuse(proposal, reviewer, reason, CardProposal.Status.CHANGES_REQUESTED)
+
+
+EDITOR_GROUPS = {
+    "Card editors": ["review_proposal"],
+    "Trusted card editors": ["review_proposal", "apply_own_proposal"],
+}
+
+
+def editor_groups_ensure(**kwargs) -> None:
+    """Create the editor groups with their permissions (after migrate); admins add members."""
+    from django.contrib.auth.models import Group, Permission
+
+    for name, codenames in EDITOR_GROUPS.items():
+        group, _ = Group.objects.get_or_create(name=name)
+        perms = Permission.objects.filter(content_type__app_label="catalog", codename__in=codenames)
+        group.permissions.add(*perms)

@@ -262,3 +262,15 @@ def test_the_daily_limit_holds_under_concurrent_proposals(settings):
         thread.join()
     assert sorted(outcomes) == ["refused"] * 6 + ["saved"] * 2
     assert CardProposal.objects.filter(proposer=user).count() == 2
+
+
+def test_members_of_the_card_editors_group_are_editors(alice, bob):
+    from django.contrib.auth.models import Group
+
+    from catalog.contributions import is_editor, is_trusted
+
+    Group.objects.get(name="Card editors").user_set.add(bob)
+    bob = get_user_model().objects.get(pk=bob.pk)
+    assert is_editor(bob) and not is_trusted(bob)
+    proposal_accept(proposal=propose(alice), reviewer=bob)
+    assert not Card.objects.get(id="BS-012").is_sample
