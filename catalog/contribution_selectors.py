@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Q
 
-from catalog.importer import card_row
+from catalog.importer import card_row, validate_card
 from catalog.models import Card, CardProposal, CardRevision, CardScan, CardSet
 
 DIFF_FIELDS = (
@@ -72,11 +72,20 @@ def proposal_review(proposal: CardProposal) -> dict:
     now = card_row(card) if card else None
     return {
         "card": card,
-        "diff": field_diff(now, proposal.data),
+        "diff": field_diff(now, proposal_result(proposal)),
         "scans": {scan.side: scan for scan in proposal.scans.all()},
         "card_scans": card_scans(card) if card else {},
         "beside": proposals_beside(proposal),
     }
+
+
+def proposal_result(proposal: CardProposal) -> dict:
+    """Return the card a proposal would make, as checked (a player's person defaults to its
+    name, a goalkeeper's position is GK); its raw data if it no longer passes the check."""
+    row, problems = validate_card({**proposal.data, "is_sample": False})
+    if row is None:
+        return proposal.data
+    return {**row, "team": row["team_id"] or ""}
 
 
 def card_scans(card: Card) -> dict:
