@@ -3,7 +3,7 @@ the set checklists (which numbers are real, proposed or still a sample placehold
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, OuterRef, Q, Subquery
 
 from catalog.importer import card_row, validate_card
 from catalog.models import Card, CardProposal, CardRevision, CardScan, CardSet
@@ -24,10 +24,19 @@ DIFF_FIELDS = (
 
 
 def review_queue():
-    """Return the pending proposals, oldest first (the order an editor works through them)."""
+    """Return the pending proposals, oldest first (the order an editor works through them),
+    each with `same_number`: how many pending proposals its set number has."""
+    pending = CardProposal.objects.filter(status=CardProposal.Status.PENDING)
+    same = (
+        pending.filter(card_id=OuterRef("card_id"))
+        .order_by()
+        .values("card_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
     return (
-        CardProposal.objects.filter(status=CardProposal.Status.PENDING)
-        .select_related("proposer", "card_set")
+        pending.select_related("proposer", "card_set")
+        .annotate(same_number=Subquery(same))
         .order_by("created_at", "id")
     )
 

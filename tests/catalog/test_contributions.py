@@ -274,3 +274,11 @@ def test_members_of_the_card_editors_group_are_editors(alice, bob):
     assert is_editor(bob) and not is_trusted(bob)
     proposal_accept(proposal=propose(alice), reviewer=bob)
     assert not Card.objects.get(id="BS-012").is_sample
+
+
+def test_the_queue_marks_numbers_with_several_pending_proposals(alice, bob, editor_client):
+    propose(alice)
+    propose(bob, name="Other Striker")
+    propose(bob, number="13")
+    page = editor_client.get("/review/").content.decode()
+    assert page.count("×2") == 2 and "×1" not in page
