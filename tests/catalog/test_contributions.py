@@ -282,3 +282,8 @@ def test_the_queue_marks_numbers_with_several_pending_proposals(alice, bob, edit
     propose(bob, number="13")
     page = editor_client.get("/review/").content.decode()
     assert page.count("×2") == 2 and "×1" not in page
+
+
+def test_editors_find_the_review_queue_in_the_menu(alice_client, editor_client):
+    assert 'href="/review/"' in editor_client.get("/").content.decode()
+    assert 'href="/review/"' not in alice_client.get("/").content.decode()
