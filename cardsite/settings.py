@@ -201,7 +201,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"PolicyEnum": "play.simulation.POLICIES"},
+    "ENUM_NAME_OVERRIDES": {"PolicyEnum": "play.simulations.core.POLICIES"},
 }
 
 # Production hardening: on whenever DEBUG is off, so `check --deploy` is clean.

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from play import simulation
+from play.simulations import core as simulation
 
 
 def test_a_batch_is_split_into_chunks_that_add_up_to_the_runs():

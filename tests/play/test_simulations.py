@@ -10,8 +10,8 @@ from django.db import connection
 
 from catalog.services import catalog_load
 from decks.models import Deck
-from play import services
 from play.models import SimulationBatch, SimulationChunk
+from play.simulations import services
 from tests.play.conftest import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

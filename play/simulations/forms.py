@@ -5,8 +5,8 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from decks.selectors import decks_listed_for
-from play import simulation
 from play.models import SimulationBatch
+from play.simulations import core as simulation
 
 POLICY_CHOICES = [
     ("greedy", _("Greedy bot")),

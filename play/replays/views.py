@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import json
 
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from decks.models import Deck
 from play.engine.log import LogInvalid, validate_log
-from play.forms_solo import LogUploadForm
 from play.models import MatchLog
-from play.views_solo import card_table, narrate_for_page, side_labels, zones
+from play.solo.forms import LogUploadForm
+from play.solo.views import card_table, narrate_for_page, side_labels, zones
 
 MAX_ERRORS_SHOWN = 8
 
@@ -196,3 +196,14 @@ def replay_upload(request):
         },
         status=400 if (errors or form.errors) else 200,
     )
+
+
+@require_GET
+def log_json(request, token):
+    """Download a saved match log, for whoever may watch its replay."""
+    match_log = match_log_for_viewer(
+        token=token, user=request.user, batch_token=request.GET.get("batch", "")
+    )
+    response = JsonResponse(match_log.log, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="match-{match_log.pk}.json"'
+    return response

@@ -8,9 +8,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
 from decks.selectors import decks_readable_by
-from play import services, simulation
 from play.models import SimulationBatch
-from play.selectors import batches_of
+from play.simulations import core as simulation
+from play.simulations import services
+from play.simulations.selectors import batches_of
 
 
 @extend_schema_field(OpenApiTypes.STR)

@@ -4,16 +4,20 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from decks.selectors import deck_for_viewer
-from play import services
-from play.forms import SimulationForm
-from play.selectors import batch_by_share_token, batch_for_owner, batches_of, sample_logs
-from play.views_replay import match_log_for_viewer
+from play.simulations import services
+from play.simulations.forms import SimulationForm
+from play.simulations.selectors import (
+    batch_by_share_token,
+    batch_for_owner,
+    batches_of,
+    sample_logs,
+)
 
 
 @login_required
@@ -107,17 +111,6 @@ def batch_cancel(request, batch_id):
     if services.batch_cancel(batch=batch):
         messages.info(request, _("The simulation was cancelled."))
     return redirect(batch)
-
-
-@require_GET
-def log_json(request, token):
-    """Download a saved match log, for whoever may watch its replay."""
-    match_log = match_log_for_viewer(
-        token=token, user=request.user, batch_token=request.GET.get("batch", "")
-    )
-    response = JsonResponse(match_log.log, json_dumps_params={"ensure_ascii": False, "indent": 1})
-    response["Content-Disposition"] = f'attachment; filename="match-{match_log.pk}.json"'
-    return response
 
 
 @login_required

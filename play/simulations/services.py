@@ -23,9 +23,10 @@ from decks.content import DeckContent
 from decks.legality import engine_card
 from decks.models import Deck, DeckVersion
 from decks.selectors import UnknownCards, cards_of
-from play import lab, simulation
 from play.engine.legality import deck_problems
+from play.lab import core as lab
 from play.models import MatchLog, SimulationBatch, SimulationChunk
+from play.simulations import core as simulation
 
 log = logging.getLogger(__name__)
 

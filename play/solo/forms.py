@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from decks.models import Deck
 from decks.selectors import decks_listed_for, decks_readable_by
 from play.models import SoloGame
-from play.solo import BOT_POLICIES, goalkeeper_choices, goldfish_deck
+from play.solo.services import BOT_POLICIES, goalkeeper_choices, goldfish_deck
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 

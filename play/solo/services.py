@@ -34,8 +34,8 @@ from play.engine import (
 )
 from play.engine.match import HALFTIME
 from play.models import MatchLog, SoloGame
-from play.services import latest_version, version_snapshot
-from play.simulation import side_deck
+from play.simulations.core import side_deck
+from play.simulations.services import latest_version, version_snapshot
 
 USER = "A"  # the user always plays side A; the bot side B
 BOT = "B"

@@ -12,13 +12,13 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from play import lab
 from play.engine.cards import Card
 from play.engine.match import SideDeck
 from play.engine.options import Options
 from play.engine.pk import pk_shootout, pk_win_probability
 from play.engine.runner import play_match
-from play.stats import mean_of, wilson_interval
+from play.lab import core as lab
+from play.simulations.stats import mean_of, wilson_interval
 
 KINDS = ("pk", "goldfish", "match", "gauntlet", "touchdown")
 POLICIES = ("greedy", "random", "passive")

@@ -17,7 +17,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from catalog.models import Card as CatalogCard
 from decks.selectors import decks_readable_by
-from play import solo
 from play.engine import (
     ChooseGoalKick,
     ChooseShot,
@@ -26,9 +25,10 @@ from play.engine import (
 )
 from play.engine.match import GOAL_KICK, HALFTIME, PLAY, SHOT
 from play.engine.options import MAX_PLAYER_CARDS_PER_TURN, rules_object
-from play.forms_solo import SoloStartForm
 from play.models import MatchLog, SoloGame
 from play.narrate import group_by_turn, narrate
+from play.solo import services as solo
+from play.solo.forms import SoloStartForm
 
 RECENT_TURNS = 8
 ZONE_OWNERS = ("A", "A", None, "B", "B")
