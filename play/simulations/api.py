@@ -11,7 +11,7 @@ from decks.selectors import decks_readable_by
 from play.models import SimulationBatch
 from play.simulations import core as simulation
 from play.simulations import services
-from play.simulations.selectors import batches_of
+from play.simulations.selectors import batch_progress, batches_of
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -83,7 +83,7 @@ class SimulationSerializer(serializers.ModelSerializer):
         ]
 
     def get_progress(self, obj) -> dict:
-        return services.batch_progress(obj)
+        return batch_progress(obj)
 
     def _deck(self, version):
         if version is None:

@@ -1,9 +1,12 @@
-"""Read paths of the play app: who may see which batch and log."""
+"""Read paths of simulations: who may see which batch, its progress and its results."""
 
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils import timezone
 
+from play.lab import core as lab
 from play.models import MatchLog, SimulationBatch
+from play.simulations import core as simulation
 
 
 def batches_of(user) -> QuerySet[SimulationBatch]:
@@ -37,3 +40,48 @@ def sample_logs(batch: SimulationBatch) -> QuerySet[MatchLog]:
     return batch.sample_logs.order_by("chunk_index", "sample_number").only(
         "id", "title", "share_token", "chunk_index", "sample_number", "created_at"
     )
+
+
+def batch_results(batch: SimulationBatch) -> dict:
+    """Return the batch's results computed from its finished chunk rows."""
+    rows = list(
+        batch.chunks.filter(finished_at__isnull=False)
+        .order_by("index")
+        .values("opponent", "result")
+    )
+    by_opponent: dict[int, list[dict]] = {}
+    for row in rows:
+        by_opponent.setdefault(row["opponent"], []).append(row["result"])
+    kind = batch.kind
+    exact = batch.params.get("exact")
+    if kind == "touchdown":
+        variants = []
+        for index, variant in enumerate(batch.sides):
+            results = by_opponent.get(index)
+            if results:
+                variants.append(lab.summarize(variant, simulation.merge_results(results)))
+        return {"kind": kind, "variants": variants, "runs": sum(v["runs"] for v in variants)}
+    if kind == "gauntlet":
+        table = []
+        for opponent, results in sorted(by_opponent.items()):
+            merged = simulation.merge_results(results)
+            summary = simulation.summarize("match", merged)
+            summary["opponent"] = batch.sides[opponent]["name"]
+            table.append(summary)
+        return {"kind": kind, "table": table, "runs": sum(r["runs"] for r in table)}
+    merged = simulation.merge_results([r for results in by_opponent.values() for r in results])
+    if not merged:
+        return {"kind": kind, "runs": 0}
+    return {"kind": kind, **simulation.summarize(kind, merged, exact_pk=exact)}
+
+
+def batch_progress(batch: SimulationBatch) -> dict:
+    """Return {done, total, runs_done, eta_seconds} computed from the chunk rows."""
+    done_rows = batch.chunks.filter(finished_at__isnull=False)
+    done = done_rows.count()
+    eta = None
+    if batch.is_active and batch.started_at and 0 < done < batch.chunk_count:
+        elapsed = (timezone.now() - batch.started_at).total_seconds()
+        eta = elapsed / done * (batch.chunk_count - done)
+    runs_done = sum(done_rows.values_list("runs", flat=True))
+    return {"done": done, "total": batch.chunk_count, "runs_done": runs_done, "eta_seconds": eta}

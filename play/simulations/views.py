@@ -10,14 +10,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from decks.selectors import deck_for_viewer
-from play.simulations import services
+from play.simulations import selectors, services
 from play.simulations.forms import SimulationForm
-from play.simulations.selectors import (
-    batch_by_share_token,
-    batch_for_owner,
-    batches_of,
-    sample_logs,
-)
 
 
 @login_required
@@ -62,15 +56,15 @@ def batch_new(request):
 @login_required
 @require_GET
 def batch_list(request):
-    batches = batches_of(request.user)[:200]
+    batches = selectors.batches_of(request.user)[:200]
     return render(request, "play/batch_list.html", {"batches": batches})
 
 
 def _batch_context(batch, *, shared: bool) -> dict:
     return {
         "batch": batch,
-        "progress": services.batch_progress(batch),
-        "sample_logs": sample_logs(batch),
+        "progress": selectors.batch_progress(batch),
+        "sample_logs": selectors.sample_logs(batch),
         "shared": shared,
         "results_json": batch.results,
     }
@@ -79,22 +73,22 @@ def _batch_context(batch, *, shared: bool) -> dict:
 @login_required
 @require_GET
 def batch_detail(request, batch_id):
-    batch = batch_for_owner(user=request.user, batch_id=batch_id)
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
     return render(request, "play/batch_detail.html", _batch_context(batch, shared=False))
 
 
 @require_GET
 def batch_shared(request, token):
-    batch = batch_by_share_token(token)
+    batch = selectors.batch_by_share_token(token)
     return render(request, "play/batch_detail.html", _batch_context(batch, shared=True))
 
 
 @require_GET
 def batch_progress(request, batch_id=None, token=None):
     if token:
-        batch = batch_by_share_token(token)
+        batch = selectors.batch_by_share_token(token)
     elif request.user.is_authenticated:
-        batch = batch_for_owner(user=request.user, batch_id=batch_id)
+        batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
     else:
         raise Http404
     context = _batch_context(batch, shared=bool(token))
@@ -107,7 +101,7 @@ def batch_progress(request, batch_id=None, token=None):
 @login_required
 @require_POST
 def batch_cancel(request, batch_id):
-    batch = batch_for_owner(user=request.user, batch_id=batch_id)
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
     if services.batch_cancel(batch=batch):
         messages.info(request, _("The simulation was cancelled."))
     return redirect(batch)
@@ -116,6 +110,6 @@ def batch_cancel(request, batch_id):
 @login_required
 @require_GET
 def batch_results_json(request, batch_id):
-    batch = batch_for_owner(user=request.user, batch_id=batch_id)
-    body = json.dumps({"results": batch.results, "progress": services.batch_progress(batch)})
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    body = json.dumps({"results": batch.results, "progress": selectors.batch_progress(batch)})
     return HttpResponse(body, content_type="application/json")

@@ -15,8 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import QuerySet
-from django.http import Http404
 
 from catalog.models import Card as CatalogCard
 from decks.legality import engine_card
@@ -36,6 +34,7 @@ from play.engine.match import HALFTIME
 from play.models import MatchLog, SoloGame
 from play.simulations.core import side_deck
 from play.simulations.services import latest_version, version_snapshot
+from play.solo.selectors import goldfish_deck
 
 USER = "A"  # the user always plays side A; the bot side B
 BOT = "B"
@@ -87,22 +86,7 @@ class Position:
         return self.match.current_side() == BOT
 
 
-# ----- reading ------------------------------------------------------------------------------
-
-
-def solo_games_of(user) -> QuerySet[SoloGame]:
-    """Return the user's own solo games (nobody else's are ever listed)."""
-    if not user.is_authenticated:
-        return SoloGame.objects.none()
-    return SoloGame.objects.filter(owner=user).select_related("deck_version", "opponent_version")
-
-
-def solo_game_for_owner(*, user, game_id: int) -> SoloGame:
-    """Return the user's game; another user's game is a 404 like a missing one."""
-    game = solo_games_of(user).filter(pk=game_id).first()
-    if game is None:
-        raise Http404("No such game.")
-    return game
+# ----- rebuilding ---------------------------------------------------------------------------
 
 
 def _event_count(match: Match) -> int:
@@ -135,20 +119,6 @@ def bot_action(game: SoloGame, match: Match) -> Action:
 
 
 # ----- starting -----------------------------------------------------------------------------
-
-
-def goalkeeper_choices() -> QuerySet[CatalogCard]:
-    """Return the catalog's goalkeepers, strongest defense first."""
-    return CatalogCard.objects.filter(kind=CatalogCard.Kind.GOALKEEPER).order_by("-defense", "id")
-
-
-def goldfish_deck() -> Deck | None:
-    """Return the goldfish's deck: the first public sample deck (by slug)."""
-    return (
-        Deck.objects.filter(is_sample=True, visibility=Deck.Visibility.PUBLIC, is_legal=True)
-        .order_by("slug")
-        .first()
-    )
 
 
 def _snapshot(deck: Deck, field: str, errors: dict) -> tuple:

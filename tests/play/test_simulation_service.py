@@ -7,7 +7,7 @@ from django.test import override_settings
 
 from decks.models import Deck
 from play.models import MatchLog, SimulationBatch, SimulationChunk
-from play.simulations import services
+from play.simulations import selectors, services
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +72,7 @@ def test_progress_and_results_come_from_the_chunk_rows(alice, decks, queued):
     services.chunk_run(batch_id=batch.pk, index=1)
     batch.refresh_from_db()
     assert batch.status == "running"
-    progress = services.batch_progress(batch)
+    progress = selectors.batch_progress(batch)
     assert (progress["done"], progress["total"], progress["runs_done"]) == (1, 3, 10)
     batch = run_all(batch)
     assert batch.status == "done"
