@@ -7,7 +7,7 @@ from decks.services import unknown_card_lines
 from decks.text_format import parse_deck_text
 from play.engine.match import SideDeck
 from play.simulations.core import side_deck
-from play.simulations.services import content_snapshot, latest_version, version_snapshot
+from play.simulations.sides import content_snapshot, latest_version, version_snapshot
 
 
 class DeckInputError(ValueError):

@@ -4,9 +4,8 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from play.lab import core as lab
 from play.models import MatchLog, SimulationBatch
-from play.simulations import core as simulation
+from play.simulations import kinds
 
 
 def batches_of(user) -> QuerySet[SimulationBatch]:
@@ -52,27 +51,8 @@ def batch_results(batch: SimulationBatch) -> dict:
     by_opponent: dict[int, list[dict]] = {}
     for row in rows:
         by_opponent.setdefault(row["opponent"], []).append(row["result"])
-    kind = batch.kind
-    exact = batch.params.get("exact")
-    if kind == "touchdown":
-        variants = []
-        for index, variant in enumerate(batch.sides):
-            results = by_opponent.get(index)
-            if results:
-                variants.append(lab.summarize(variant, simulation.merge_results(results)))
-        return {"kind": kind, "variants": variants, "runs": sum(v["runs"] for v in variants)}
-    if kind == "gauntlet":
-        table = []
-        for opponent, results in sorted(by_opponent.items()):
-            merged = simulation.merge_results(results)
-            summary = simulation.summarize("match", merged)
-            summary["opponent"] = batch.sides[opponent]["name"]
-            table.append(summary)
-        return {"kind": kind, "table": table, "runs": sum(r["runs"] for r in table)}
-    merged = simulation.merge_results([r for results in by_opponent.values() for r in results])
-    if not merged:
-        return {"kind": kind, "runs": 0}
-    return {"kind": kind, **simulation.summarize(kind, merged, exact_pk=exact)}
+    kind = kinds.get(batch.kind)
+    return kind.summarize(sides=batch.sides, params=batch.params, by_opponent=by_opponent)
 
 
 def batch_progress(batch: SimulationBatch) -> dict:

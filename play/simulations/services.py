@@ -1,4 +1,4 @@
-"""Write paths of the play app: turning saved decks into engine input, and simulation batches.
+"""Write paths of simulation batches: create, run a chunk, finish, cancel, reconcile.
 
 Batches follow one design (ARCHITECTURE.md, issue #5): the batch row and every chunk row are
 planned in one transaction; chunk tasks are queued on commit; a task claims nothing and counts
@@ -19,87 +19,34 @@ from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
-from decks.content import DeckContent
-from decks.legality import engine_card
-from decks.models import Deck, DeckVersion
-from decks.selectors import UnknownCards, cards_of
-from play.engine.legality import deck_problems
-from play.lab import core as lab
+from decks.models import Deck
+from play import errors as field_errors
 from play.models import MatchLog, SimulationBatch, SimulationChunk
 from play.simulations import core as simulation
+from play.simulations import kinds
 from play.simulations.selectors import batch_results
 
 log = logging.getLogger(__name__)
 
 
-class BatchInvalid(ValueError):
+class BatchInvalid(field_errors.FieldErrors):
     """Bad batch parameters: `errors` maps each field to its messages."""
-
-    def __init__(self, errors: dict[str, list[str]]):
-        self.errors = errors
-        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
 
 
 class ChunkGaveUp(RuntimeError):
     """A chunk failed too often; its batch is marked failed."""
 
 
-def latest_version(deck: Deck) -> DeckVersion | None:
-    return deck.versions.order_by("-number").first()
-
-
-def version_snapshot(version: DeckVersion) -> tuple[dict, list]:
-    """Return (engine-ready snapshot, problems) for a deck version as the catalog stands."""
-    return content_snapshot(name=version.name, content=DeckContent.from_json(version.content))
-
-
-def content_snapshot(*, name: str, content: DeckContent) -> tuple[dict, list[str]]:
-    """Return (engine-ready snapshot, problems) for deck content; problems block play."""
-    try:
-        cards = cards_of(content)
-    except UnknownCards as exc:
-        return {}, [f"unknown card id(s) {', '.join(exc.ids)}"]
-    engine = {card_id: engine_card(card) for card_id, card in cards.items()}
-    deck_cards = [engine[c] for c in sorted(content.deck) for _ in range(content.deck[c])]
-    bench_cards = [engine[c] for c in sorted(content.bench) for _ in range(content.bench[c])]
-    goalkeeper = engine.get(content.goalkeeper) if content.goalkeeper else None
-    pk_goalkeeper = engine.get(content.pk_goalkeeper) if content.pk_goalkeeper else None
-    problems = deck_problems(
-        deck=[(c, 1) for c in deck_cards],
-        bench=[(c, 1) for c in bench_cards],
-        goalkeeper=goalkeeper,
-        pk_goalkeeper=pk_goalkeeper,
-    )
-    if problems:
-        return {}, [f"{p.rule}: {p.message}" for p in problems]
-    snapshot = simulation.side_snapshot(
-        name=name,
-        cards=[c.to_log() for c in deck_cards],
-        goalkeeper=goalkeeper.to_log(),
-        pk_goalkeeper=pk_goalkeeper.to_log() if pk_goalkeeper else None,
-        bench=[c.to_log() for c in bench_cards],
-    )
-    return snapshot, []
-
-
-def gauntlet_decks() -> list[Deck]:
-    """Return the public prebuilt (sample) decks a gauntlet plays against, in a fixed order."""
-    return list(
-        Deck.objects.filter(
-            is_sample=True, visibility=Deck.Visibility.PUBLIC, is_legal=True
-        ).order_by("slug")
-    )
-
-
 @dataclass
 class BatchRequest:
     kind: str
-    deck_a: Deck
+    deck_a: Deck | None = None
     deck_b: Deck | None = None
     runs: int = 1000
     seed: int | None = None
     policy_a: str = "greedy"
     policy_b: str = "greedy"
+    variants: list[dict] | None = None  # kinds that play rule variants (the Touchdown lab)
 
 
 def _common_errors(*, owner, runs, seed) -> dict[str, list[str]]:
@@ -119,34 +66,37 @@ def _common_errors(*, owner, runs, seed) -> dict[str, list[str]]:
     return errors
 
 
-def _check(request: BatchRequest, owner) -> dict[str, list[str]]:
+def batch_create(*, owner, request: BatchRequest) -> SimulationBatch:
+    """Create a batch and its chunk rows; queue the chunks once the transaction commits.
+
+    The kind (play/simulations/kinds/) says what the batch needs and how it is planned.
+    """
     errors = _common_errors(owner=owner, runs=request.runs, seed=request.seed)
-    if request.kind not in simulation.KINDS:
-        errors["kind"] = [f"Unknown kind {request.kind!r}: use {', '.join(simulation.KINDS)}."]
-    for name in ("policy_a", "policy_b"):
-        if getattr(request, name) not in simulation.POLICIES:
-            errors[name] = [f"Unknown policy: use {', '.join(simulation.POLICIES)}."]
-    if request.kind in ("pk", "match") and request.deck_b is None:
-        errors["deck_b"] = ["This kind of batch needs an opponent deck."]
-    return errors
-
-
-def _batch_save(
-    *, kind: str, runs: int, seed: int | None, opponents: int, opponent_versions=(), **fields
-) -> SimulationBatch:
-    """Write the batch and all of its chunk rows in one transaction; queue them on commit."""
-    chunk_size = settings.SIMULATION_CHUNK_SIZE[kind]
-    specs = simulation.plan_chunks(kind=kind, runs=runs, chunk_size=chunk_size, opponents=opponents)
+    kind = kinds.get(request.kind)
+    if kind is None:
+        errors["kind"] = [f"Unknown kind {request.kind!r}: use {', '.join(kinds.keys())}."]
+        raise BatchInvalid(errors)
+    prepared = kind.prepare(request=request, errors=errors)
+    if errors:
+        raise BatchInvalid(errors)
+    versions = prepared.versions
+    chunk_size = kind.chunk_size()
+    specs = kind.plan(runs=request.runs, chunk_size=chunk_size, opponents=prepared.opponents)
+    seed = request.seed
     with transaction.atomic():
         batch = SimulationBatch.objects.create(
-            kind=kind,
-            runs=runs,
+            owner=owner,
+            kind=kind.key,
+            runs=request.runs,
             seed=seed if seed is not None else random.SystemRandom().getrandbits(62),
             chunk_size=chunk_size,
             chunk_count=len(specs),
-            **fields,
+            deck_a_version=versions[0] if versions else None,
+            deck_b_version=versions[1] if len(versions) == 2 else None,
+            params=prepared.params,
+            sides=prepared.sides,
         )
-        batch.opponent_versions.set(opponent_versions)
+        batch.opponent_versions.set(versions[1:])
         SimulationChunk.objects.bulk_create(
             SimulationChunk(batch=batch, index=s.index, opponent=s.opponent, runs=s.runs)
             for s in specs
@@ -155,82 +105,14 @@ def _batch_save(
     return batch
 
 
-def batch_create(*, owner, request: BatchRequest) -> SimulationBatch:
-    """Create a batch and its chunk rows; queue the chunks once the transaction commits."""
-    errors = _check(request, owner)
-    versions: list[DeckVersion] = []
-    sides: list[dict] = []
-    decks = [("deck_a", request.deck_a)]
-    if request.kind in ("pk", "match"):
-        decks.append(("deck_b", request.deck_b))
-    elif request.kind == "goldfish":
-        decks.append(("deck_b", request.deck_b or _default_goldfish_opponent()))
-    elif request.kind == "gauntlet":
-        decks += [("deck_b", deck) for deck in gauntlet_decks()]
-    for field, deck in decks:
-        if deck is None:
-            errors.setdefault(field, []).append("No opponent deck is available.")
-            continue
-        version = latest_version(deck)
-        snapshot, problems = version_snapshot(version) if version else ({}, ["never saved"])
-        if problems:
-            errors.setdefault(field, []).append(
-                f"{deck.name} is not legal, so it cannot be simulated: " + "; ".join(problems)
-            )
-        versions.append(version)
-        sides.append(snapshot)
-    if errors:
-        raise BatchInvalid(errors)
-    params = {"runs": request.runs, "policy_a": request.policy_a, "policy_b": request.policy_b}
-    if request.kind == "goldfish":
-        params["policy_b"] = "passive"
-    if request.kind == "pk":
-        params["exact"] = simulation.exact_pk_probability(
-            simulation.side_deck(sides[0]), simulation.side_deck(sides[1])
-        )
-    return _batch_save(
-        kind=request.kind,
-        runs=request.runs,
-        seed=request.seed,
-        opponents=len(sides) - 1,
-        opponent_versions=versions[1:],
-        owner=owner,
-        deck_a_version=versions[0],
-        deck_b_version=versions[1] if len(versions) == 2 else None,
-        params=params,
-        sides=sides,
-    )
-
-
 def lab_batch_create(
     *, owner, variants: list[dict], runs: int, seed: int | None = None
 ) -> SimulationBatch:
     """Create a Touchdown Heroes lab batch: `runs` games of each rule variant (1 or 2)."""
-    errors = _common_errors(owner=owner, runs=runs, seed=seed)
-    if not 1 <= len(variants) <= 2:
-        errors["variants"] = ["Give one rule variant, or two to compare."]
-    cleaned = []
-    for number, variant in enumerate(variants[:2]):
-        try:
-            cleaned.append(lab.clean_variant(variant, prefix=f"variant_{'ab'[number]}_"))
-        except lab.VariantError as exc:
-            errors.update(exc.errors)
-    if errors:
-        raise BatchInvalid(errors)
-    return _batch_save(
-        kind=SimulationBatch.Kind.TOUCHDOWN,
-        runs=runs,
-        seed=seed,
-        opponents=len(cleaned),
+    return batch_create(
         owner=owner,
-        params={"runs": runs, "variants": [v["label"] for v in cleaned]},
-        sides=cleaned,
+        request=BatchRequest(kind="touchdown", variants=variants, runs=runs, seed=seed),
     )
-
-
-def _default_goldfish_opponent() -> Deck | None:
-    decks = gauntlet_decks()
-    return decks[0] if decks else None
 
 
 def queue_chunks(batch_id: int, indexes) -> None:
@@ -284,12 +166,12 @@ def chunk_run(*, batch_id: int, index: int) -> bool:
     first_of_opponent = not SimulationChunk.objects.filter(
         batch_id=batch_id, opponent=chunk.opponent, index__lt=index
     ).exists()
+    kind = kinds.get(batch.kind)
     keep_logs = simulation.SAMPLE_LOGS_PER_OPPONENT if first_of_opponent else 0
-    if batch.kind in ("pk", "touchdown"):
-        keep_logs = 0  # no Eleven Stars match to replay
+    if not kind.keeps_logs:
+        keep_logs = 0
     spec = simulation.ChunkSpec(index, chunk.opponent, chunk.runs)
-    result, logs = simulation.run_chunk(
-        kind=batch.kind,
+    result, logs = kind.run_chunk(
         sides=batch.sides,
         params=batch.params,
         spec=spec,

@@ -6,7 +6,8 @@ from django.utils.translation import gettext_lazy as _
 from decks.models import Deck
 from decks.selectors import decks_listed_for, decks_readable_by
 from play.models import SoloGame
-from play.solo.selectors import goalkeeper_choices, goldfish_deck
+from play.simulations.sides import goldfish_deck
+from play.solo.selectors import goalkeeper_choices
 from play.solo.services import BOT_POLICIES
 
 

@@ -1,4 +1,7 @@
-"""Read paths of solo play: whose games one may open, the goldfish's deck, goalkeepers."""
+"""Read paths of solo play: whose games one may open, the goalkeepers, one's saved logs.
+
+The goldfish's deck is `play.simulations.sides.goldfish_deck` (batches use the same one).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,6 @@ from django.db.models import QuerySet
 from django.http import Http404
 
 from catalog.models import Card as CatalogCard
-from decks.models import Deck
 from play.models import MatchLog, SoloGame
 
 
@@ -28,15 +30,6 @@ def solo_game_for_owner(*, user, game_id: int) -> SoloGame:
 def goalkeeper_choices() -> QuerySet[CatalogCard]:
     """Return the catalog's goalkeepers, strongest defense first."""
     return CatalogCard.objects.filter(kind=CatalogCard.Kind.GOALKEEPER).order_by("-defense", "id")
-
-
-def goldfish_deck() -> Deck | None:
-    """Return the goldfish's deck: the first public sample deck (by slug)."""
-    return (
-        Deck.objects.filter(is_sample=True, visibility=Deck.Visibility.PUBLIC, is_legal=True)
-        .order_by("slug")
-        .first()
-    )
 
 
 def solo_logs_of(user) -> QuerySet[MatchLog]:

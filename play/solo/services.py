@@ -31,10 +31,10 @@ from play.engine import (
     get_policy,
 )
 from play.engine.match import HALFTIME
+from play.errors import FieldErrors
 from play.models import MatchLog, SoloGame
 from play.simulations.core import side_deck
-from play.simulations.services import latest_version, version_snapshot
-from play.solo.selectors import goldfish_deck
+from play.simulations.sides import goldfish_deck, latest_snapshot
 
 USER = "A"  # the user always plays side A; the bot side B
 BOT = "B"
@@ -48,12 +48,8 @@ class SoloError(ValueError):
     """A request the game refuses; the message is meant for the player."""
 
 
-class SoloInvalid(SoloError):
+class SoloInvalid(FieldErrors, SoloError):
     """Bad start parameters: `errors` maps each form field to its messages."""
-
-    def __init__(self, errors: dict[str, list[str]]):
-        self.errors = errors
-        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
 
 
 class StaleGame(SoloError):
@@ -122,13 +118,7 @@ def bot_action(game: SoloGame, match: Match) -> Action:
 
 
 def _snapshot(deck: Deck, field: str, errors: dict) -> tuple:
-    version = latest_version(deck)
-    snapshot, problems = version_snapshot(version) if version else ({}, ["never saved"])
-    if problems:
-        errors.setdefault(field, []).append(
-            f"{deck.name} is not legal, so it cannot be played: " + "; ".join(problems)
-        )
-    return version, snapshot
+    return latest_snapshot(deck, field, errors, verb="played")
 
 
 def _with_goalkeeper(snapshot: dict, card: CatalogCard) -> dict:
