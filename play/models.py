@@ -125,6 +125,14 @@ class SimulationChunk(models.Model):
         return f"batch {self.batch_id} chunk {self.index}"
 
 
+def match_log_title(log: dict) -> str:
+    """Return a match log's title: "A 2–1 B", with the shootout score when there was one."""
+    goals = log["result"]["goals"]
+    pk = log["result"]["pk"]
+    score = f"{goals['A']}–{goals['B']}" + (f" (PK {pk['A']}–{pk['B']})" if pk else "")
+    return f"{log['sides']['A']['name']} {score} {log['sides']['B']['name']}"[:200]
+
+
 class MatchLog(models.Model):
     """A saved match log (match-log.md), replayable in the viewer."""
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.utils.text import capfirst
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from catalog.models import Card as CatalogCard
-from play.narrate import narrate
+from play.narrate import narrate, zone_name
 
 ZONE_OWNERS = ("A", "A", None, "B", "B")
 
@@ -57,13 +58,7 @@ def side_labels(name_a: str, name_b: str) -> dict[str, str]:
 
 def zones(labels: Mapping[str, str]) -> list[dict]:
     """Return the five zones of R-FIELD-1 with their names."""
-    names = [
-        _("%(side)s penalty zone") % {"side": labels["A"]},
-        _("%(side)s middle zone") % {"side": labels["A"]},
-        _("Center zone"),
-        _("%(side)s middle zone") % {"side": labels["B"]},
-        _("%(side)s penalty zone") % {"side": labels["B"]},
-    ]
+    names = [capfirst(zone_name(i, labels, _)) for i in range(5)]
     short = [_("PZ"), _("MZ"), _("C"), _("MZ"), _("PZ")]
     return [
         {"index": i, "name": names[i], "short": short[i], "owner": ZONE_OWNERS[i] or ""}

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from play.engine.log import LogInvalid, validate_log
-from play.models import MatchLog
+from play.models import MatchLog, match_log_title
 from play.replays import presenters
 from play.replays.forms import LogUploadForm
 from play.replays.selectors import match_log_for_viewer
@@ -33,10 +33,9 @@ def replay(request, token):
 
 def _log_title(log: dict, fallback: str) -> str:
     try:
-        goals = log["result"]["goals"]
-        return f"{log['sides']['A']['name']} {goals['A']}–{goals['B']} {log['sides']['B']['name']}"
+        return match_log_title(log)
     except (KeyError, TypeError):
-        return fallback
+        return fallback[:200]
 
 
 @require_http_methods(["GET", "POST"])

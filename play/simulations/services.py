@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from decks.models import Deck
 from play import errors as field_errors
-from play.models import MatchLog, SimulationBatch, SimulationChunk
+from play.models import MatchLog, SimulationBatch, SimulationChunk, match_log_title
 from play.simulations import core as simulation
 from play.simulations import kinds
 from play.simulations.selectors import batch_results
@@ -188,7 +188,7 @@ def chunk_run(*, batch_id: int, index: int) -> bool:
                     MatchLog(
                         owner_id=batch.owner_id,
                         source=MatchLog.Source.BATCH,
-                        title=_log_title(batch, match_log),
+                        title=match_log_title(match_log),
                         batch_id=batch_id,
                         chunk_index=index,
                         sample_number=number,
@@ -202,14 +202,6 @@ def chunk_run(*, batch_id: int, index: int) -> bool:
     if won:
         batch_finish_if_complete(batch_id=batch_id)
     return bool(won)
-
-
-def _log_title(batch: SimulationBatch, match_log: dict) -> str:
-    a, b = match_log["sides"]["A"]["name"], match_log["sides"]["B"]["name"]
-    goals = match_log["result"]["goals"]
-    pk = match_log["result"]["pk"]
-    score = f"{goals['A']}–{goals['B']}" + (f" (PK {pk['A']}–{pk['B']})" if pk else "")
-    return f"{a} {score} {b}"
 
 
 def chunk_record_error(*, batch_id: int, index: int, error: str) -> None:

@@ -32,7 +32,7 @@ from play.engine import (
 )
 from play.engine.match import HALFTIME
 from play.errors import FieldErrors
-from play.models import MatchLog, SoloGame
+from play.models import MatchLog, SoloGame, match_log_title
 from play.simulations.core import side_deck
 from play.simulations.sides import goldfish_deck, latest_snapshot
 
@@ -224,14 +224,10 @@ def _write(game: SoloGame, revision: int | None, change: Callable[[SoloGame], Po
 
 def _save_log(game: SoloGame, match: Match) -> MatchLog:
     log = match.to_log()
-    goals = log["result"]["goals"]
-    pk = log["result"]["pk"]
-    score = f"{goals['A']}–{goals['B']}" + (f" (PK {pk['A']}–{pk['B']})" if pk else "")
-    title = f"{log['sides']['A']['name']} {score} {log['sides']['B']['name']}"
     return MatchLog.objects.create(
         owner=game.owner,
         source=MatchLog.Source.SOLO,
-        title=title[:200],
+        title=match_log_title(log),
         deck_version=game.deck_version,
         log=log,
     )
