@@ -49,22 +49,6 @@ def chunk_seed(batch_seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def side_snapshot(
-    *, name: str, cards: list[dict], goalkeeper: dict, pk_goalkeeper: dict | None, bench: list
-) -> dict:
-    """Return the JSON snapshot of one side (CARD dicts as in the match log)."""
-    extra = [pk_goalkeeper] if pk_goalkeeper else []
-    data = {c["id"]: c for c in [*cards, goalkeeper, *bench, *extra]}
-    return {
-        "name": name,
-        "cards": [c["id"] for c in cards],
-        "goalkeeper": goalkeeper["id"],
-        "pk_goalkeeper": pk_goalkeeper["id"] if pk_goalkeeper else None,
-        "bench": [c["id"] for c in bench],
-        "card_data": data,
-    }
-
-
 def side_deck(snapshot: dict) -> SideDeck:
     """Return the engine's SideDeck for a snapshot."""
     cards = {card_id: Card.from_log(data) for card_id, data in snapshot["card_data"].items()}
