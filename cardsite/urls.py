@@ -10,7 +10,7 @@ from rest_framework.routers import DefaultRouter
 from catalog.api import CardSetViewSet, CardViewSet
 from catalog.contrib_views import scan_file
 from decks.api import DeckViewSet
-from play.api import SimulationViewSet
+from play.simulations.api import SimulationViewSet
 
 router = DefaultRouter()
 router.register("sets", CardSetViewSet, basename="set")
