@@ -7,6 +7,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from catalog import cache as search_cache
+from catalog.effects import effect_texts
 from catalog.models import Card, CardSet, Product
 from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search
@@ -46,6 +47,7 @@ class CardSerializer(serializers.ModelSerializer):
     position = serializers.SerializerMethodField()
     person = serializers.SerializerMethodField()
     effect = serializers.SerializerMethodField()
+    effect_text = serializers.SerializerMethodField()
 
     class Meta:
         model = Card
@@ -53,6 +55,7 @@ class CardSerializer(serializers.ModelSerializer):
             "id",
             "name",
             "name_ja",
+            "name_kana",
             "set",
             "number",
             "kind",
@@ -63,6 +66,7 @@ class CardSerializer(serializers.ModelSerializer):
             "keep",
             "defense",
             "effect",
+            "effect_text",
             "rarity",
             "is_sample",
         ]
@@ -80,6 +84,10 @@ class CardSerializer(serializers.ModelSerializer):
 
     def get_effect(self, obj) -> str | None:
         return obj.effect or None
+
+    def get_effect_text(self, obj) -> dict[str, str] | None:
+        """The effect in words, {"en": …, "ja": …}; `effect` keeps the clause form."""
+        return effect_texts(obj.effect) if obj.effect else None
 
 
 class CardSetViewSet(viewsets.ReadOnlyModelViewSet):

@@ -24,6 +24,7 @@ FIELDS = (
     "number",
     "name",
     "name_ja",
+    "name_kana",
     "kind",
     "position",
     "person",
@@ -45,6 +46,7 @@ MODEL_FIELDS = (
     "number",
     "name",
     "name_ja",
+    "name_kana",
     "kind",
     "position",
     "person",
@@ -221,6 +223,8 @@ def validate_rows(
         position = str(values["position"]).strip().upper()
         stats = {s: _int(values[s], s, line, row_problems) for s in ("shoot", "keep", "defense")}
         person = str(values["person"]).strip()
+        if len(str(values["name_kana"]).strip()) > 100:
+            row_problems.append(RowProblem(line, "name_kana", "is longer than 100 characters"))
         effect = str(values["effect"]).strip()
         if kind == "player" and position not in FIELD_POSITIONS:
             row_problems.append(RowProblem(line, "position", "a player needs FW, MF or DF"))
@@ -264,6 +268,7 @@ def validate_rows(
                 "number": number,
                 "name": str(values["name"]).strip(),
                 "name_ja": str(values["name_ja"]).strip(),
+                "name_kana": str(values["name_kana"]).strip(),
                 "kind": kind,
                 "position": position,
                 "person": person if kind != "event" else "",
@@ -333,6 +338,7 @@ def export_rows(queryset=None) -> list[dict]:
             "number": c.number,
             "name": c.name,
             "name_ja": c.name_ja,
+            "name_kana": c.name_kana,
             "kind": c.kind,
             "position": c.position,
             "person": c.person,

@@ -10,6 +10,7 @@ CARD_FIELDS = {
     "id",
     "name",
     "name_ja",
+    "name_kana",
     "set",
     "number",
     "kind",
@@ -20,6 +21,7 @@ CARD_FIELDS = {
     "keep",
     "defense",
     "effect",
+    "effect_text",
     "rarity",
     "is_sample",
 }
@@ -54,6 +56,24 @@ def test_card_list_uses_the_search_syntax(client):
     assert data["count"] == 31
     assert {c["kind"] for c in data["results"]} == {"event"}
     assert all(c["position"] is None and c["effect"] for c in data["results"])
+
+
+def test_an_event_gives_its_effect_as_clauses_and_in_words_in_both_languages(client):
+    card = client.get("/api/cards/", {"q": "set:BS kind:event"}).json()["results"][0]
+    assert card["effect_text"]["en"].startswith(("Draw", "Your", "Opponent"))
+    assert (
+        "このプレイフェイズ中" in card["effect_text"]["ja"] or "枚引く" in card["effect_text"]["ja"]
+    )
+    player = client.get("/api/cards/", {"q": "kind:player"}).json()["results"][0]
+    assert player["effect"] is None and player["effect_text"] is None
+
+
+def test_the_api_finds_a_card_by_id_and_by_reading(client):
+    assert [c["id"] for c in client.get("/api/cards/", {"q": "bs-14"}).json()["results"]] == [
+        "BS-014"
+    ]
+    data = client.get("/api/cards/", {"q": "ｽｽﾞｷ"}).json()
+    assert data["count"] and all("すずき" in c["name_kana"] for c in data["results"])
 
 
 def test_a_bad_query_is_a_400_naming_the_problem(client):
