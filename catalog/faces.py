@@ -129,7 +129,7 @@ def card_face_svg(card) -> str:
         # Header band in the club's colour: position and card id.
         f'<path d="M10 18a8 8 0 0 1 8-8h{WIDTH - 36}a8 8 0 0 1 8 8v62H10z" '
         f'fill="{colours.primary}"/>',
-        f'<rect x="18" y="18" width="{max(34, 10 + 8 * len(kind_word))}" height="20" rx="4" '
+        f'<rect x="18" y="18" width="{max(34, 14 + 13 * _width(kind_word)):.0f}" height="20" rx="4" '
         f'fill="{paper}" opacity="0.92"/>',
         _text(23 + 0, 33, kind_word, 12, fill="#111827", weight=700),
         _text(WIDTH - 18, 33, card.id, 12, fill=ink, weight=700, anchor="end"),
