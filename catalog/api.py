@@ -3,14 +3,16 @@
 from django.db.models import Count
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, viewsets
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from catalog import cache as search_cache
 from catalog.effects import effect_texts
 from catalog.models import Card, CardSet, Product
-from catalog.search import QuerySyntaxError
-from catalog.selectors import card_search
+from catalog.search import QuerySyntaxError, parse_query
+from catalog.selectors import card_search, card_search_page
 
 
 class ProductSerializer(serializers.ModelSerializer):
@@ -90,6 +92,51 @@ class CardSerializer(serializers.ModelSerializer):
         return effect_texts(obj.effect) if obj.effect else None
 
 
+def card_row_json(row: tuple) -> dict:
+    """Return a CARD_LIST_COLUMNS row as CardSerializer would show the card."""
+    (
+        card_id,
+        name,
+        name_ja,
+        name_kana,
+        set_code,
+        number,
+        kind,
+        position,
+        person,
+        team_code,
+        team_name,
+        team_name_ja,
+        shoot,
+        keep,
+        defense,
+        effect,
+        rarity,
+        is_sample,
+    ) = row
+    return {
+        "id": card_id,
+        "name": name,
+        "name_ja": name_ja,
+        "name_kana": name_kana,
+        "set": set_code,
+        "number": number,
+        "kind": kind,
+        "position": position or None,
+        "person": person or None,
+        "team": (
+            {"code": team_code, "name": team_name, "name_ja": team_name_ja} if team_code else None
+        ),
+        "shoot": shoot,
+        "keep": keep,
+        "defense": defense,
+        "effect": effect or None,
+        "effect_text": effect_texts(effect) if effect else None,
+        "rarity": rarity,
+        "is_sample": is_sample,
+    }
+
+
 class CardSetViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = CardSetSerializer
     lookup_field = "code"
@@ -128,11 +175,53 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
     def list(self, request, *args, **kwargs):
         """Answer from the cache while the catalog is unchanged (catalog/cache.py)."""
+        if not search_cache.enabled():
+            return Response(self.page_data(request))
         key = search_cache.search_key(
             version=search_cache.catalog_version(), parts=["api", request.build_absolute_uri()]
         )
         data = search_cache.get(key)
         if data is None:
-            data = super().list(request, *args, **kwargs).data
+            data = self.page_data(request)
             search_cache.put(key, data)
         return Response(data)
+
+    def page_data(self, request) -> dict:
+        """Return one page of the search, shaped as DRF's page-number pagination shapes it.
+
+        Rows are read as tuples and turned into the serializer's JSON directly (the same
+        output as CardSerializer, which a test checks): 4–5x cheaper than model instances
+        through the serializer (docs/performance.md).
+        """
+        try:
+            parsed = parse_query(request.query_params.get("q", ""))
+        except QuerySyntaxError as exc:
+            raise ValidationError({"q": [str(exc)]}) from None
+        limit = api_settings.PAGE_SIZE
+        raw_page = request.query_params.get("page", "1")
+        if raw_page == "last":
+            total = card_search_page(parsed=parsed, offset=0, limit=0)[1]
+            number = max(1, -(-total // limit))
+        elif raw_page.isdigit() and int(raw_page) >= 1:
+            number = int(raw_page)
+        else:
+            raise NotFound("Invalid page.")
+        rows, total = card_search_page(parsed=parsed, offset=(number - 1) * limit, limit=limit)
+        if not rows and number > 1:
+            raise NotFound("Invalid page.")
+        url = request.build_absolute_uri()
+        previous = None
+        if number > 1:
+            previous = (
+                remove_query_param(url, "page")
+                if number == 2
+                else replace_query_param(url, "page", number - 1)
+            )
+        return {
+            "count": total,
+            "next": replace_query_param(url, "page", number + 1)
+            if number * limit < total
+            else None,
+            "previous": previous,
+            "results": [card_row_json(row) for row in rows],
+        }

@@ -32,6 +32,45 @@ def card_search_parsed(*, parsed: ParsedQuery) -> QuerySet[Card]:
     )
 
 
+# The columns the card list API shows, read as tuples: building 50 model instances and running
+# them through a DRF serializer cost most of an uncached search (docs/performance.md).
+CARD_LIST_COLUMNS = (
+    "id",
+    "name",
+    "name_ja",
+    "name_kana",
+    "card_set_id",
+    "number",
+    "kind",
+    "position",
+    "person",
+    "team_id",
+    "team__name",
+    "team__name_ja",
+    "shoot",
+    "keep",
+    "defense",
+    "effect",
+    "rarity",
+    "is_sample",
+)
+
+
+def card_search_page(*, parsed: ParsedQuery, offset: int, limit: int) -> tuple[list[tuple], int]:
+    """Return one page of a search as CARD_LIST_COLUMNS tuples, and the total match count.
+
+    The count query runs only when the page is full: a shorter page already tells the total,
+    so most searches cost one query.
+    """
+    cards = Card.objects.filter(parsed.q)
+    rows = list(
+        cards.order_by(*parsed.ordering()).values_list(*CARD_LIST_COLUMNS)[offset : offset + limit]
+    )
+    if len(rows) < limit and (rows or offset == 0):
+        return rows, offset + len(rows)
+    return rows, cards.count()
+
+
 def _control(data: Mapping, name: str) -> str:
     value = data.get(name)
     if value is None:

@@ -97,7 +97,41 @@ def test_card_list_query_count_is_constant(client):
             assert client.get("/api/cards/", {"q": page_size_query}).status_code == 200
         return len(ctx.captured_queries)
 
-    assert count("set:CD00") == count("") == count("kind:player")
+    # The page, the catalog version (the cache key) and a COUNT only when the page is full.
+    assert count("") == count("kind:player") == count("pos:MF") == 3
+    assert count("set:CD00 kind:event") == count("id:BS-014") == 2
+
+
+@pytest.mark.parametrize(
+    "query", ["", "kind:event", "team:鹿島 order:-shoot", "ｽｽﾞｷ", "set:JP kind:goalkeeper"]
+)
+def test_the_card_list_shows_cards_exactly_as_the_card_serializer_does(client, query):
+    from catalog.api import CardSerializer
+    from catalog.selectors import card_search
+
+    results = client.get("/api/cards/", {"q": query}).json()["results"]
+    cards = card_search(query=query)[: len(results)]
+    assert results == CardSerializer(cards, many=True).data
+
+
+def test_card_list_pages_count_and_links_like_page_number_pagination(client):
+    first = client.get("/api/cards/", {"q": "kind:player"}).json()
+    total = first["count"]
+    assert first["previous"] is None and "page=2" in first["next"]
+    last_number = -(-total // 50)
+    last = client.get("/api/cards/", {"q": "kind:player", "page": "last"}).json()
+    assert last["count"] == total and last["next"] is None
+    assert len(last["results"]) == total - (last_number - 1) * 50
+    second = client.get("/api/cards/", {"q": "kind:player", "page": 2}).json()
+    assert "page" not in second["previous"].split("?", 1)[1]
+    assert client.get("/api/cards/", {"page": 999}).status_code == 404
+    assert client.get("/api/cards/", {"page": "x"}).status_code == 404
+    assert client.get("/api/cards/", {"q": "zzqx"}).json() == {
+        "count": 0,
+        "next": None,
+        "previous": None,
+        "results": [],
+    }
 
 
 def test_openapi_schema_and_docs_are_served(client):
