@@ -117,6 +117,7 @@ def card_face_svg(card) -> str:
     name_en = card.name if card.name_ja else ""
     label = f"{card.name} {card.name_ja}".strip()
     kind_word = KIND_WORDS.get(card.kind, card.position)
+    badge = max(34, 14 + 13 * _width(kind_word))
     set_name = card.card_set.name if card.card_set_id else ""
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" '
@@ -129,9 +130,9 @@ def card_face_svg(card) -> str:
         # Header band in the club's colour: position and card id.
         f'<path d="M10 18a8 8 0 0 1 8-8h{WIDTH - 36}a8 8 0 0 1 8 8v62H10z" '
         f'fill="{colours.primary}"/>',
-        f'<rect x="18" y="18" width="{max(34, 14 + 13 * _width(kind_word)):.0f}" height="20" rx="4" '
-        f'fill="{paper}" opacity="0.92"/>',
-        _text(23 + 0, 33, kind_word, 12, fill="#111827", weight=700),
+        f'<rect x="18" y="18" width="{badge:.0f}" height="20" rx="4" fill="{paper}" '
+        'opacity="0.92"/>',
+        _text(23, 33, kind_word, 12, fill="#111827", weight=700),
         _text(WIDTH - 18, 33, card.id, 12, fill=ink, weight=700, anchor="end"),
         _text(18, 62, name_ja, _fit(name_ja, 22, WIDTH - 36), fill=ink, weight=700),
     ]
