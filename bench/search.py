@@ -447,14 +447,18 @@ def run_phase(
     clients: int,
     server_pids: list[int],
     db_pids: list[int],
+    first: int = 0,
 ) -> Result:
-    """Send `total` GETs (round-robin over `paths`) from `clients` closed-loop threads."""
+    """Send `total` GETs (round-robin over `paths`) from `clients` closed-loop threads.
+
+    Request n gets path `first + n` (modulo the list), so a list at least `first + total`
+    long gives every request its own path."""
     lock = threading.Lock()
     issued = 0
     barrier = threading.Barrier(clients + 1)
     per_thread: list[tuple[list[float], int, int]] = []
 
-    def client(offset: int) -> None:
+    def client() -> None:
         nonlocal issued
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         latencies, errors, connects = [], 0, 0
@@ -465,7 +469,7 @@ def run_phase(
                 issued += 1
             if index >= total:
                 break
-            path = paths[(index + offset) % len(paths)]
+            path = paths[(first + index) % len(paths)]
             if conn.sock is None:
                 connects += 1
             start = time.perf_counter()
@@ -485,7 +489,7 @@ def run_phase(
         with lock:
             per_thread.append((latencies, errors, connects))
 
-    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    threads = [threading.Thread(target=client) for _ in range(clients)]
     for thread in threads:
         thread.start()
     cpu_client, cpu_server = time.process_time(), cpu_times(server_pids)
@@ -556,6 +560,13 @@ def measure(args, port: int, server_pids: list[int], db_url: str, cached: bool) 
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     phases = [(label, [path]) for label, path in paths.items()]
     phases.append(("search mix (all of the above, round-robin)", list(paths.values())))
+    # Queries never seen before: each request a new query text, so nothing of the search
+    # (answer or compiled SQL) can be reused; shapes like the mix, all with a full page.
+    novel = []
+    for i in range(args.requests + warmup + 1):
+        shape = [f"number>={i % 150 + 1} kind:player", f"set:BS,2ND shoot>={i % 5} keep>={i % 3}"]
+        novel.append("/api/cards/?" + urlencode({"q": shape[i % 2] + f" number<={9000 + i}"}))
+    phases.append(("never-repeated queries (nothing reusable)", novel))
     phases += [(label, [path]) for label, path in PAGES]
     phases.append(("/api/ping/", ["/api/ping/"]))
     results = {}
@@ -563,7 +574,7 @@ def measure(args, port: int, server_pids: list[int], db_url: str, cached: bool) 
         run_phase(label, port, phase_paths, warmup, args.clients, server_pids, [])
         db_pids = postgres_pids(db_url)
         result = run_phase(
-            label, port, phase_paths, args.requests, args.clients, server_pids, db_pids
+            label, port, phase_paths, args.requests, args.clients, server_pids, db_pids, warmup
         )
         results[label] = result
         print(result.row(counts.get(label, "")), flush=True)

@@ -11,7 +11,7 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from catalog import cache as search_cache
 from catalog.effects import effect_texts
 from catalog.models import Card, CardSet, Product
-from catalog.search import QuerySyntaxError, parse_query
+from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search, card_search_page
 
 
@@ -92,6 +92,9 @@ class CardSerializer(serializers.ModelSerializer):
         return effect_texts(obj.effect) if obj.effect else None
 
 
+MAX_PAGE = 10_000  # beyond every catalog; keeps OFFSET (and the statement cache) bounded
+
+
 def card_row_json(row: tuple) -> dict:
     """Return a CARD_LIST_COLUMNS row as CardSerializer would show the card."""
     (
@@ -133,7 +136,7 @@ def card_row_json(row: tuple) -> dict:
         "effect": effect or None,
         "effect_text": effect_texts(effect) if effect else None,
         "rarity": rarity,
-        "is_sample": is_sample,
+        "is_sample": bool(is_sample),  # SQLite returns 0/1
     }
 
 
@@ -193,20 +196,20 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         output as CardSerializer, which a test checks): 4–5x cheaper than model instances
         through the serializer (docs/performance.md).
         """
-        try:
-            parsed = parse_query(request.query_params.get("q", ""))
-        except QuerySyntaxError as exc:
-            raise ValidationError({"q": [str(exc)]}) from None
+        query = request.query_params.get("q", "")
         limit = api_settings.PAGE_SIZE
         raw_page = request.query_params.get("page", "1")
-        if raw_page == "last":
-            total = card_search_page(parsed=parsed, offset=0, limit=0)[1]
-            number = max(1, -(-total // limit))
-        elif raw_page.isdigit() and int(raw_page) >= 1:
-            number = int(raw_page)
-        else:
-            raise NotFound("Invalid page.")
-        rows, total = card_search_page(parsed=parsed, offset=(number - 1) * limit, limit=limit)
+        try:
+            if raw_page == "last":
+                total = card_search_page(query=query, offset=0, limit=0)[1]
+                number = max(1, -(-total // limit))
+            elif raw_page.isdigit() and 1 <= int(raw_page) <= MAX_PAGE:
+                number = int(raw_page)
+            else:
+                raise NotFound("Invalid page.")
+            rows, total = card_search_page(query=query, offset=(number - 1) * limit, limit=limit)
+        except QuerySyntaxError as exc:
+            raise ValidationError({"q": [str(exc)]}) from None
         if not rows and number > 1:
             raise NotFound("Invalid page.")
         url = request.build_absolute_uri()

@@ -220,6 +220,11 @@ def face_cache_key(*, version: str, card_id: str) -> str:
     return f"face:{version}:{card_id}"
 
 
+def cached_face(*, version: str, card_id: str) -> str | None:
+    """Return a card's face from the cache, or None (then load the card and make it)."""
+    return cache.get(face_cache_key(version=version, card_id=card_id))
+
+
 def card_face_cached(card, *, version: str) -> str:
     """Return the card's face SVG from the cache, making and storing it on a miss."""
     key = face_cache_key(version=version, card_id=card.id)

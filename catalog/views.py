@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 
 from catalog import cache as catalog_cache
 from catalog.extensions import card_sections
-from catalog.faces import card_face_cached
+from catalog.faces import cached_face, card_face_cached
 from catalog.importer import export_rows
 from catalog.models import Card, CardSet, Team
 from catalog.search import QuerySyntaxError
@@ -147,15 +147,18 @@ def card_face(request, card_id):
     Pages link to it with `?v=<version>`; such a URL never changes meaning, so browsers may
     keep it for a year. Without the right version it is cached only briefly.
     """
-    card = get_object_or_404(Card.objects.select_related("card_set", "team"), id=card_id.upper())
+    card_id = card_id.upper()
     version = catalog_cache.catalog_version()
-    svg = card_face_cached(card, version=version)
+    svg = cached_face(version=version, card_id=card_id)
+    if svg is None:
+        card = get_object_or_404(Card.objects.select_related("card_set", "team"), id=card_id)
+        svg = card_face_cached(card, version=version)
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     if request.GET.get("v") == version:
         response["Cache-Control"] = "public, max-age=31536000, immutable"
     else:
         response["Cache-Control"] = "public, max-age=300"
-    response["ETag"] = f'"{version}-{card.id}"'
+    response["ETag"] = f'"{version}-{card_id}"'
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
     return response
