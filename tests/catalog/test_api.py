@@ -153,3 +153,16 @@ def test_a_catalog_change_is_seen_at_once_despite_the_cache(client):
     card.save()
     second = client.get("/api/cards/", {"q": "set:JP kind:goalkeeper"}).json()
     assert second["results"][0]["defense"] == 42
+
+
+def test_with_the_cache_off_a_repeated_search_still_reads_the_live_catalog(client, settings):
+    from catalog.models import Card
+
+    settings.SEARCH_CACHE = False
+    query = {"q": "set:JP kind:goalkeeper"}
+    first = client.get("/api/cards/", query).json()
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get("/api/cards/", query).json() == first
+    assert len(ctx.captured_queries) == 1  # the page; no version, no count for a short page
+    Card.objects.filter(id=first["results"][0]["id"]).update(defense=41)
+    assert client.get("/api/cards/", query).json()["results"][0]["defense"] == 41
