@@ -93,8 +93,16 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=1, help="gunicorn threads (gthread)")
     parser.add_argument("--app", default="cardsite.wsgi", help="WSGI application to serve")
     parser.add_argument("--keep-db", action="store_true", help="do not drop the bench database")
+    parser.add_argument(
+        "--reuse-db", action="store_true", help="use the database a --keep-db run left as it is"
+    )
     parser.add_argument("--skip-load", action="store_true", help="only EXPLAIN (no gunicorn)")
     parser.add_argument("--skip-explain", action="store_true", help="no EXPLAIN ANALYZE")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="also profile in this process (CPU per request, queries, where the time goes)",
+    )
     parser.add_argument(
         "--cache",
         choices=["on", "off", "both"],
@@ -517,6 +525,84 @@ def run_phase(
     )
 
 
+PROFILED = [
+    ("/api/ping/", "/api/ping/"),
+    ("search 鈴木 (API, full page + count)", "/api/cards/?" + urlencode({"q": "鈴木"})),
+    ("search set:BS kind:event (API, short page)", "/api/cards/?q=set%3ABS+kind%3Aevent"),
+    ("search all cards (API)", "/api/cards/"),
+    ("grid page, 60 faces (HTML)", PAGES[0][1]),
+    ("table page, 60 cards (HTML)", "/cards/?" + urlencode({"q": "set:BS", "view": "table"})),
+    ("one card face (face.svg)", PAGES[1][1]),
+]
+
+
+def _area(filename: str) -> str:
+    """Return the package a profiled function belongs to (django/db, rest_framework, …)."""
+    if "site-packages/" in filename:
+        rest = filename.split("site-packages/", 1)[1]
+        parts = rest.split("/")
+        return "/".join(parts[:2]) if parts[0] == "django" else parts[0]
+    if str(ROOT) in filename:
+        return filename.replace(str(ROOT) + "/", "")
+    return "python (stdlib, builtins)"
+
+
+def profile_in_process(rounds: int = 150) -> None:
+    """Print CPU per request (this process, no network) and where an uncached search spends it.
+
+    Endpoints are measured in interleaved rounds, so a busy machine slows all of them alike.
+    PostgreSQL's own CPU is not included (see the EXPLAIN timings and the load table).
+    """
+    import cProfile
+    import pstats
+    from collections import Counter
+
+    from django.conf import settings
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    settings.SEARCH_CACHE = False
+    settings.ALLOWED_HOSTS = ["*"]
+    client = Client(HTTP_ACCEPT="application/json")
+    cpu = dict.fromkeys([label for label, _ in PROFILED], 0.0)
+    queries = {}
+    for label, path in PROFILED:
+        for _ in range(10):
+            client.get(path)
+        with CaptureQueriesContext(connection) as captured:
+            client.get(path)
+        queries[label] = len(captured.captured_queries)
+    for _ in range(rounds):
+        for label, path in PROFILED:
+            started = time.process_time()
+            response = client.get(path)
+            cpu[label] += time.process_time() - started
+            assert response.status_code == 200, (path, response.status_code)
+    ping = cpu["/api/ping/"] / rounds * 1000
+    print(f"\n## In-process profile (cache off; {rounds} interleaved rounds; Python CPU only)")
+    print("\n| request | CPU ms/req | × ping | SQL queries |")
+    print("|---|---:|---:|---:|")
+    for label, _ in PROFILED:
+        ms = cpu[label] / rounds * 1000
+        print(f"| {label} | {ms:.2f} | {ms / ping:.1f} | {queries[label]} |")
+    for label, path in PROFILED[1:2] + PROFILED[4:5]:
+        profiler = cProfile.Profile(time.process_time)
+        profiler.enable()
+        for _ in range(100):
+            cache.clear()
+            client.get(path)
+        profiler.disable()
+        areas: Counter = Counter()
+        for (filename, _, _), (_, _, own, _, _) in pstats.Stats(profiler).stats.items():
+            areas[_area(filename)] += own
+        total = sum(areas.values())
+        print(f"\nwhere {label} spends its CPU (cProfile, own time by package):")
+        for area, seconds in areas.most_common(8):
+            print(f"- {area}: {seconds / total:.0%}")
+
+
 def face_generation_ms(count: int = 50) -> float:
     """Return the CPU ms to make `count` card faces from scratch in this process (no cache)."""
     from catalog.faces import card_face_svg
@@ -660,7 +746,8 @@ def main() -> int:
     print(f"machine: {machine()}; Python {platform.python_version()}")
     print("command: " + " ".join([".venv/bin/python", "bench/search.py", *sys.argv[1:]]))
 
-    recreate_database(args.server, args.db, args.ctype)
+    if not args.reuse_db:
+        recreate_database(args.server, args.db, args.ctype)
     server = None
     tmp = tempfile.TemporaryDirectory(prefix="cardlab-bench-")
     try:
@@ -671,9 +758,14 @@ def main() -> int:
         from django.db import connection
 
         started = time.perf_counter()
-        call_command("migrate", verbosity=0, interactive=False)
-        call_command("load_catalog", verbosity=0)
-        sets, cards = multiply_catalog(args.copies)
+        if args.reuse_db:
+            from catalog.models import Card, CardSet
+
+            sets, cards = CardSet.objects.count(), Card.objects.count()
+        else:
+            call_command("migrate", verbosity=0, interactive=False)
+            call_command("load_catalog", verbosity=0)
+            sets, cards = multiply_catalog(args.copies)
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
             cursor.execute("SELECT version()")
@@ -697,6 +789,9 @@ def main() -> int:
             f"\ngenerating 50 card faces from scratch in one process: "
             f"{face_generation_ms(50):.1f} ms CPU"
         )
+        if args.profile:
+            call_command("collectstatic", interactive=False, verbosity=0)
+            profile_in_process()
         connection.close()
         if args.skip_load:
             return 0
