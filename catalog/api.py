@@ -1,6 +1,10 @@
 """Catalog API: sets and cards, with the same search syntax as the pages."""
 
+import json
+
 from django.db.models import Count
+from django.http import HttpResponse
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.exceptions import NotFound, ValidationError
@@ -177,54 +181,100 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         return super().get_object()
 
     def list(self, request, *args, **kwargs):
-        """Answer from the cache while the catalog is unchanged (catalog/cache.py)."""
-        if not search_cache.enabled():
-            return Response(self.page_data(request))
-        key = search_cache.search_key(
-            version=search_cache.catalog_version(), parts=["api", request.build_absolute_uri()]
-        )
-        data = search_cache.get(key)
-        if data is None:
-            data = self.page_data(request)
-            search_cache.put(key, data)
-        return Response(data)
-
-    def page_data(self, request) -> dict:
-        """Return one page of the search, shaped as DRF's page-number pagination shapes it.
-
-        Rows are read as tuples and turned into the serializer's JSON directly (the same
-        output as CardSerializer, which a test checks): 4–5x cheaper than model instances
-        through the serializer (docs/performance.md).
-        """
-        query = request.query_params.get("q", "")
-        limit = api_settings.PAGE_SIZE
-        raw_page = request.query_params.get("page", "1")
+        """The card list for the browsable API (`card_list` answers JSON clients directly)."""
         try:
-            if raw_page == "last":
-                total = card_search_page(query=query, offset=0, limit=0)[1]
-                number = max(1, -(-total // limit))
-            elif raw_page.isdigit() and 1 <= int(raw_page) <= MAX_PAGE:
-                number = int(raw_page)
-            else:
-                raise NotFound("Invalid page.")
-            rows, total = card_search_page(query=query, offset=(number - 1) * limit, limit=limit)
+            body = card_list_body(url=request.build_absolute_uri(), params=request.query_params)
         except QuerySyntaxError as exc:
             raise ValidationError({"q": [str(exc)]}) from None
-        if not rows and number > 1:
-            raise NotFound("Invalid page.")
-        url = request.build_absolute_uri()
-        previous = None
-        if number > 1:
-            previous = (
-                remove_query_param(url, "page")
-                if number == 2
-                else replace_query_param(url, "page", number - 1)
-            )
-        return {
-            "count": total,
-            "next": replace_query_param(url, "page", number + 1)
-            if number * limit < total
-            else None,
-            "previous": previous,
-            "results": [card_row_json(row) for row in rows],
-        }
+        except InvalidPage:
+            raise NotFound("Invalid page.") from None
+        return Response(json.loads(body))
+
+
+class InvalidPage(Exception):
+    """A page number that is not a page of the results."""
+
+
+def card_list_data(*, url: str, params) -> dict:
+    """Return one page of a card search, shaped as DRF's page-number pagination shapes it.
+
+    Rows are read as tuples and turned into the serializer's JSON directly (the same output
+    as CardSerializer, which a test checks): several times cheaper than model instances
+    through the serializer (docs/performance.md). Raise QuerySyntaxError or InvalidPage.
+    """
+    query = params.get("q", "")
+    limit = api_settings.PAGE_SIZE
+    raw_page = params.get("page", "1")
+    if raw_page == "last":
+        total = card_search_page(query=query, offset=0, limit=0)[1]
+        number = max(1, -(-total // limit))
+    elif raw_page.isdigit() and 1 <= int(raw_page) <= MAX_PAGE:
+        number = int(raw_page)
+    else:
+        raise InvalidPage
+    rows, total = card_search_page(query=query, offset=(number - 1) * limit, limit=limit)
+    if not rows and number > 1:
+        raise InvalidPage
+    previous = None
+    if number > 1:
+        previous = (
+            remove_query_param(url, "page")
+            if number == 2
+            else replace_query_param(url, "page", number - 1)
+        )
+    return {
+        "count": total,
+        "next": replace_query_param(url, "page", number + 1) if number * limit < total else None,
+        "previous": previous,
+        "results": [card_row_json(row) for row in rows],
+    }
+
+
+def card_list_body(*, url: str, params) -> bytes:
+    """Return the JSON of a card-list page, from the cache while the catalog is unchanged."""
+    if not search_cache.enabled():
+        return _json(card_list_data(url=url, params=params))
+    key = search_cache.search_key(version=search_cache.catalog_version(), parts=["api", url])
+    body = search_cache.get(key)
+    if body is None:
+        body = _json(card_list_data(url=url, params=params))
+        search_cache.put(key, body)
+    return body
+
+
+def _json(data) -> bytes:
+    # As DRF's JSONRenderer writes it: compact, UTF-8, no NaN.
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+
+
+_browsable_list = CardViewSet.as_view({"get": "list"})
+
+
+@csrf_exempt
+def card_list(request):
+    """GET /api/cards/ for JSON clients, without DRF's per-request machinery.
+
+    The list is public and read-only, so authentication, permissions and content
+    negotiation have nothing to decide; skipping them is most of what is left of an
+    uncached search's cost after the SQL (docs/performance.md). Browsers (Accept: text/html),
+    `?format=` and other methods get the DRF view, so the browsable API stays.
+    """
+    if (
+        request.method not in ("GET", "HEAD")
+        or "format" in request.GET
+        or "text/html" in request.headers.get("Accept", "")
+    ):
+        return _browsable_list(request)
+    try:
+        body = card_list_body(url=request.build_absolute_uri(), params=request.GET)
+    except QuerySyntaxError as exc:
+        error = {"message": "Invalid input.", "errors": {"q": [str(exc)]}}
+        return HttpResponse(_json(error), status=400, content_type="application/json")
+    except InvalidPage:
+        return HttpResponse(
+            _json({"message": "Invalid page."}), status=404, content_type="application/json"
+        )
+    response = HttpResponse(body, content_type="application/json")
+    response["Vary"] = "Accept"
+    response["Allow"] = "GET, HEAD, OPTIONS"
+    return response

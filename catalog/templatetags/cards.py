@@ -15,30 +15,32 @@ from catalog.faces import SIZES
 register = template.Library()
 
 
-def _version(context) -> str:
-    """Return the catalog version once per render (the faces' URLs carry it)."""
-    version = context.get("catalog_version")
-    if version is None:
-        request = context.get("request")
-        version = getattr(request, "_catalog_version", None)
-        if version is None:
-            version = catalog_cache.catalog_version()
-            if request is not None:
-                request._catalog_version = version
-    return version
+_ID = "__card_id__"
+
+
+def _face_url_template(context) -> str:
+    """Return the face URL with a placeholder id and the catalog version, once per render.
+
+    A grid shows dozens of faces: one version query and one reverse() serve them all.
+    """
+    found = context.render_context.get("card_face_url")
+    if found is None:
+        version = context.get("catalog_version") or catalog_cache.catalog_version()
+        found = f"{reverse('catalog:card-face', args=[_ID])}?v={version}"
+        context.render_context["card_face_url"] = found
+    return found
 
 
 @register.simple_tag(takes_context=True)
 def card_image(context, card, size: str = "normal") -> str:
     """Return an <img> of the card in one of SIZES: its generated face (no scans yet)."""
     width, height = SIZES.get(size, SIZES["normal"])
-    url = reverse("catalog:card-face", args=[card.id])
+    url = _face_url_template(context).replace(_ID, card.id)
     return format_html(
-        '<img class="card-face card-face-{}" src="{}?v={}" width="{}" height="{}" alt="{}" '
+        '<img class="card-face card-face-{}" src="{}" width="{}" height="{}" alt="{}" '
         'loading="lazy" decoding="async">',
         size if size in SIZES else "normal",
         url,
-        _version(context),
         width,
         height,
         f"{card.id} {card.name} {card.name_ja}".strip(),

@@ -166,3 +166,17 @@ def test_with_the_cache_off_a_repeated_search_still_reads_the_live_catalog(clien
     assert len(ctx.captured_queries) == 1  # the page; no version, no count for a short page
     Card.objects.filter(id=first["results"][0]["id"]).update(defense=41)
     assert client.get("/api/cards/", query).json()["results"][0]["defense"] == 41
+
+
+def test_browsers_get_the_browsable_api_with_the_same_cards(client):
+    html = client.get("/api/cards/", {"q": "id:BS-014"}, HTTP_ACCEPT="text/html")
+    assert html.status_code == 200 and b"BS-014" in html.content
+    assert html["Content-Type"].startswith("text/html")
+    via_drf = client.get("/api/cards/", {"q": "set:CD00", "format": "json"}).json()
+    assert via_drf == client.get("/api/cards/", {"q": "set:CD00"}).json()
+    bad = client.get("/api/cards/", {"q": "shoot>=abc", "format": "json"})
+    assert bad.status_code == 400
+    assert bad.json() == client.get("/api/cards/", {"q": "shoot>=abc"}).json()
+    assert client.get("/api/cards/", {"page": 999, "format": "json"}).json() == {
+        "message": "Invalid page."
+    }
