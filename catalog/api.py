@@ -7,14 +7,16 @@ from django.http import HttpResponse
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from catalog import cache as search_cache
+from catalog.contribution_selectors import card_history
 from catalog.effects import effect_texts
-from catalog.models import Card, CardSet, Product
+from catalog.models import Card, CardRevision, CardSet, Product
 from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search, card_search_page
 
@@ -75,7 +77,14 @@ class CardSerializer(serializers.ModelSerializer):
             "effect_text",
             "rarity",
             "is_sample",
+            "status",
+            "source",
         ]
+
+    status = serializers.SerializerMethodField()
+
+    def get_status(self, obj) -> str:
+        return "sample" if obj.is_sample else "real"
 
     def get_team(self, obj) -> dict | None:
         if obj.team is None:
@@ -120,6 +129,7 @@ def card_row_json(row: tuple) -> dict:
         effect,
         rarity,
         is_sample,
+        source,
     ) = row
     return {
         "id": card_id,
@@ -141,7 +151,25 @@ def card_row_json(row: tuple) -> dict:
         "effect_text": effect_texts(effect) if effect else None,
         "rarity": rarity,
         "is_sample": bool(is_sample),  # SQLite returns 0/1
+        "status": "sample" if is_sample else "real",
+        "source": source,
     }
+
+
+class CardRevisionSerializer(serializers.ModelSerializer):
+    proposed_by = serializers.SerializerMethodField()
+    accepted_by = serializers.SerializerMethodField()
+    card = serializers.JSONField(source="data", help_text="The whole card as it became.")
+
+    class Meta:
+        model = CardRevision
+        fields = ["number", "created_at", "proposed_by", "accepted_by", "source", "card"]
+
+    def get_proposed_by(self, obj) -> str | None:
+        return obj.proposed_by.username if obj.proposed_by else None
+
+    def get_accepted_by(self, obj) -> str | None:
+        return obj.accepted_by.username if obj.accepted_by else None
 
 
 class CardSetViewSet(viewsets.ReadOnlyModelViewSet):
@@ -179,6 +207,16 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     def get_object(self):
         self.kwargs["pk"] = self.kwargs["pk"].upper()
         return super().get_object()
+
+    @extend_schema(
+        responses=CardRevisionSerializer(many=True),
+        description="The card's revisions, newest first: who proposed and accepted each "
+        "change, when, the source given, and the whole card as it became.",
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def history(self, request, pk=None):
+        card = self.get_object()
+        return Response(CardRevisionSerializer(card_history(card), many=True).data)
 
     def list(self, request, *args, **kwargs):
         """The card list for the browsable API (`card_list` answers JSON clients directly)."""

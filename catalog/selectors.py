@@ -57,6 +57,7 @@ CARD_LIST_COLUMNS = (
     "effect",
     "rarity",
     "is_sample",
+    "source",
 )
 
 

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from catalog import cache as catalog_cache
+from catalog.contribution_selectors import set_checklist_context, sets_progress
 from catalog.extensions import card_sections
 from catalog.faces import cached_face, card_face_cached
 from catalog.importer import export_rows
@@ -70,7 +71,8 @@ def home(request):
         "sample": Card.objects.filter(is_sample=True).count(),
         "teams": Team.objects.count(),
     }
-    return render(request, "catalog/home.html", {"sets": sets, "stats": stats})
+    context = {"sets": sets, "stats": stats, "progress": sets_progress()}
+    return render(request, "catalog/home.html", context)
 
 
 @require_GET
@@ -88,6 +90,7 @@ def set_detail(request, code):
         "counts": counts,
         "card_view": view,
         "view_params": _view_params(request),
+        **set_checklist_context(card_set),
     }
     return _remember_view(render(request, "catalog/set_detail.html", context), view, chosen)
 

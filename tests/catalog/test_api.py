@@ -24,6 +24,8 @@ CARD_FIELDS = {
     "effect_text",
     "rarity",
     "is_sample",
+    "status",
+    "source",
 }
 
 
