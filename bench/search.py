@@ -761,6 +761,7 @@ def main() -> int:
         if args.reuse_db:
             from catalog.models import Card, CardSet
 
+            call_command("migrate", verbosity=0, interactive=False)  # code may have moved on
             sets, cards = CardSet.objects.count(), Card.objects.count()
         else:
             call_command("migrate", verbosity=0, interactive=False)
