@@ -282,6 +282,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # Simulation batches (play/): limits, chunking and the reconciler.
 SIMULATION_MAX_RUNS = env_int("SIMULATION_MAX_RUNS", 1_000_000)
+# Cache card-search answers under the catalog version (catalog/cache.py); 0 turns it off.
+SEARCH_CACHE = env_bool("SEARCH_CACHE", True)
 SIMULATION_MAX_ACTIVE_PER_USER = env_int("SIMULATION_MAX_ACTIVE_PER_USER", 3)
 SIMULATION_MAX_ATTEMPTS = env_int("SIMULATION_MAX_ATTEMPTS", 3)
 SIMULATION_RETRY_BACKOFF = env_int("SIMULATION_RETRY_BACKOFF", 1)

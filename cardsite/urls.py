@@ -7,7 +7,7 @@ from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from catalog.api import CardSetViewSet, CardViewSet
+from catalog.api import CardSetViewSet, CardViewSet, card_list
 from catalog.contrib_views import scan_file
 from decks.api import DeckViewSet
 from play.simulations.api import SimulationViewSet
@@ -24,6 +24,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/ping/", include("cardsite.health")),
+    # JSON clients of the card list skip DRF (catalog.api.card_list); the router's route stays
+    # for browsers (browsable API) and the schema.
+    path("api/cards/", card_list, name="card-list-json"),
     path("api/", include(router.urls)),
     path("", include("decks.urls")),
     path("", include("play.urls")),

@@ -14,10 +14,15 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+# Katakana ァ..ヶ (U+30A1..U+30F6) to hiragana ぁ..ゖ: readings match in either script.
+_KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
+
 
 def normalize_text(text: str) -> str:
-    """Return text folded for search: NFKC (full-width → half-width) and case-folded."""
-    return unicodedata.normalize("NFKC", text or "").casefold()
+    """Return text folded for search: NFKC (full-width → half-width, half-width katakana →
+    katakana), case-folded, and katakana folded to hiragana, so `すずき`, `スズキ` and `ｽｽﾞｷ`
+    are one word."""
+    return unicodedata.normalize("NFKC", text or "").casefold().translate(_KATAKANA_TO_HIRAGANA)
 
 
 def short_grams(text: str) -> list[str]:
@@ -124,6 +129,9 @@ class Card(models.Model):
     number = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=100)
     name_ja = models.CharField(max_length=100, blank=True)
+    name_kana = models.CharField(
+        max_length=100, blank=True, help_text="Reading of the Japanese name, in kana (searchable)."
+    )
     kind = models.CharField(max_length=10, choices=Kind.choices)
     position = models.CharField(max_length=2, choices=Position.choices, blank=True)
     person = models.CharField(
@@ -203,8 +211,9 @@ class Card(models.Model):
         return self.name
 
     def refresh_search_fields(self) -> None:
-        """Recompute the denormalised search columns from the names and person."""
-        self.search_text = normalize_text(" ".join([self.name, self.name_ja, self.person]))
+        """Recompute the denormalised search columns from the names, reading and person."""
+        parts = [self.name, self.name_ja, self.person]
+        self.search_text = normalize_text(" ".join(parts + [self.name_kana] * bool(self.name_kana)))
         self.search_grams = short_grams(self.search_text)
 
 

@@ -8,6 +8,7 @@ urlpatterns = [
     path("sets/<str:code>/", views.set_detail, name="set-detail"),
     path("cards/", views.search, name="search"),
     path("cards/bulk.json", views.bulk_data, name="bulk-data"),
+    path("cards/<str:card_id>/face.svg", views.card_face, name="card-face"),
     path("cards/propose/", contrib_views.propose, name="propose"),
     path("cards/<str:card_id>/history/", contrib_views.card_history, name="card-history"),
     path("proposals/<int:pk>/", contrib_views.proposal_detail, name="proposal-detail"),
