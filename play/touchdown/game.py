@@ -362,6 +362,11 @@ class Game:
             ):
                 self.history.append(action)
                 return self._follow(seat, card)
+        elif kind is Lead and self.decision == LEAD and action.seat == self.actor:
+            card = CARDS.get(action.card_id)  # the next most common case, checked here too
+            if card in self.hands[action.seat] and action.play in PLAYS:
+                self.history.append(action)
+                return self._lead(action.seat, card, action.play)
         problem = self._why_illegal(action)
         if problem is not None:
             raise IllegalAction(problem)
@@ -449,6 +454,7 @@ class Game:
                 bits[card.suit] |= 1 << (card.number - 1)
         self.pile = pile
         self.shown = [(), (), (), ()]
+        self._shown_cards: list[tuple[Card, ...]] = [(), (), (), ()]
         self._shown_bits = [dict.fromkeys(SUIT_LETTERS, 0) for _ in SEATS]
         if self._events is not None:
             self._log(
@@ -465,6 +471,7 @@ class Game:
 
     def _show(self, seat: int, card_ids: tuple[str, ...]) -> None:
         self.shown[seat] = card_ids
+        self._shown_cards[seat] = tuple(CARDS[card_id] for card_id in card_ids)
         bits = dict.fromkeys(SUIT_LETTERS, 0)
         for card_id in card_ids:
             card = CARDS[card_id]

@@ -129,6 +129,9 @@ _LEAD = {
 }
 
 
+_SHOW_RANK = {card: (card.number, card.id) for card in DECK}  # greedy shows its lowest cards
+
+
 class _View:
     """What one seat knows at a decision: the cards it cannot see, per suit as bits.
 
@@ -139,12 +142,11 @@ class _View:
 
     def __init__(self, game: Game, seat: int) -> None:
         played = game.played
-        partner_known = [
-            DECK_BY_ID[card_id] for card_id in game.shown_to(seat) if card_id not in played
-        ]
+        partner = (seat + 2) & 3
+        partner_known = [card for card in game._shown_cards[partner] if card.id not in played]
         self.unplayed = game.unplayed
-        self.held = game.hand_bits(seat)
-        self.shown = game.shown_bits_to(seat)  # played ones are gone from `unplayed` anyway
+        self.held = game._bits[seat]
+        self.shown = game._shown_bits[partner]  # played ones are gone from `unplayed` anyway
         self.partner_known = partner_known
         self.count = 40 - len(played) - len(game.hands[seat]) - len(partner_known) or 1
 
@@ -200,6 +202,18 @@ def _kickoff_worths(
     return normal, worth / 6
 
 
+@lru_cache(maxsize=128)
+def _kick_play_worth(ball: int, kick: int) -> float:
+    worth = 0.0
+    for roll in range(1, 7):
+        rest = ball - roll - kick
+        if rest <= 0:
+            worth += KICK_POINTS - _drive_value(NORMAL_KICK_BALL)
+        else:
+            worth -= _drive_value(TURNOVER_SUM - rest)
+    return worth / 6
+
+
 class GreedyPolicy:
     """A one-trick heuristic that plays low to take tricks on offense and to stop them on
     defense, follows suit cheaply when it cannot win, weighs kick-offs and kick plays by the
@@ -211,7 +225,7 @@ class GreedyPolicy:
         decision = game.decision
         seat = game.actor
         if decision == FOLLOW:
-            if game.play == "kick":  # option every_player: spend the least useful card
+            if game._play == "kick":  # option every_player: spend the least useful card
                 spare = max(game.hands[seat], key=lambda c: (c.number, c.id))
                 return _FOLLOW[seat, spare.id]
             if game.heroes[seat].skill and game.can_use_skill(seat) and self._skill_now(game, seat):
@@ -228,7 +242,7 @@ class GreedyPolicy:
         if decision == KICKOFF_CHOICE:
             return self._kickoff(game, seat)
         if decision == SHOW:
-            low = sorted(game.hands[seat], key=lambda c: (c.number, c.id))[:3]
+            low = sorted(game.hands[seat], key=_SHOW_RANK.__getitem__)[:3]
             return ShowCards(seat, tuple(c.id for c in low))
         if decision == CHOOSE_CARD:
             return ChooseCard(seat, self._target_card(game, seat))
@@ -284,16 +298,7 @@ class GreedyPolicy:
 
     def _kick_worth(self, game: Game, seat: int) -> float:
         """Return the expected points difference of a kick play now (TD-KICK-2)."""
-        ball = game.ball
-        kick = game.heroes[seat].kick
-        worth = 0.0
-        for roll in range(1, 7):
-            rest = ball - roll - kick
-            if rest <= 0:
-                worth += KICK_POINTS - _drive_value(NORMAL_KICK_BALL)
-            else:
-                worth -= _drive_value(TURNOVER_SUM - rest)
-        return worth / 6
+        return _kick_play_worth(game.ball, game.heroes[seat].kick)
 
     # ----- leading -----------------------------------------------------------------------
 
@@ -340,15 +345,17 @@ class GreedyPolicy:
     # ----- following ---------------------------------------------------------------------
 
     def _follow(self, game: Game, seat: int) -> Action:
-        playable = game.playable(seat)
+        suit = game._led_suit
+        playable = game.hands[seat]
+        if game._play == "run" and game._bits[seat][suit]:  # TD-PLAY-2, as game.playable
+            playable = [card for card in playable if card.suit == suit]
         if len(playable) == 1:
             return _FOLLOW[seat, playable[0].id]
         view = _View(game, seat)
         team = TEAM_OF[seat]
         attacking = game.offense == team
         leader, value = game.trick_leader()
-        highest = game.win_rule == "highest"
-        suit = game.led_suit
+        highest = game._highest
         unseen = view.unseen(suit)
         count = view.count
         hands = game.hands
