@@ -145,36 +145,64 @@ def _percentile(values: list[float], q: float) -> float:
     return values[low] + (values[high] - values[low]) * (position - low)
 
 
+def _mirror_totals(totals: dict[str, float]) -> dict[str, float]:
+    """Return column totals seen from B's side."""
+    out = dict(totals)
+    out["result"] = totals["games"] - totals["result"]
+    out["margin"] = -totals["margin"]
+    for x in ("kickoffs", "random", "onside"):
+        out["a_" + x], out["b_" + x] = totals["b_" + x], totals["a_" + x]
+    return out
+
+
 def bootstrap(
     units: Sequence[Unit], *, resamples: int = BOOTSTRAP, seed: int = 0, level: float = LEVEL
 ) -> dict[str, dict]:
     """Return every statistic with its percentile bootstrap interval, resampling units."""
-    estimates = {name: stat(_totals(units)) for name, stat in STATISTICS.items()}
-    samples: dict[str, list[float]] = {name: [] for name in STATISTICS}
+    return bootstrap_both(units, resamples=resamples, seed=seed, level=level)[0]
+
+
+def bootstrap_both(
+    units: Sequence[Unit], *, resamples: int = BOOTSTRAP, seed: int = 0, level: float = LEVEL
+) -> tuple[dict[str, dict], dict[str, dict]]:
+    """Return the figures from A's side and from B's side, from the same resamples."""
+    views = (lambda t: t, _mirror_totals)
+    whole = _totals(units)
+    estimates = [{name: stat(view(whole)) for name, stat in STATISTICS.items()} for view in views]
+    samples: list[dict[str, list[float]]] = [{name: [] for name in STATISTICS} for _ in views]
     n = len(units)
     if n > 1:
         rng = random.Random(f"touchdown-bootstrap:{seed}")
         indices = range(n)
         columns = _columns(units)
         for _ in range(resamples):
-            pick = itemgetter(*rng.choices(indices, k=n))
-            totals = _sums(columns, pick)
-            for name, stat in STATISTICS.items():
-                value = stat(totals)
-                if value is not None:
-                    samples[name].append(value)
+            totals = _sums(columns, itemgetter(*rng.choices(indices, k=n)))
+            for view, sample in zip(views, samples, strict=True):
+                seen = view(totals)
+                for name, stat in STATISTICS.items():
+                    value = stat(seen)
+                    if value is not None:
+                        sample[name].append(value)
     tail = (1 - level) / 2
-    figures = {}
-    for name, estimate in estimates.items():
-        values = sorted(samples[name])
-        # an interval only when nearly every resample defines the statistic
-        if estimate is None or len(values) < 0.9 * resamples or n < 2:
-            interval = None
-        else:
-            interval = [_percentile(values, tail), _percentile(values, 1 - tail)]
-        figures[name] = {"value": estimate, "interval": interval}
-    figures["games"] = {"value": int(_totals(units)["games"]), "interval": None}
-    return figures
+    results = []
+    for estimate_of, sample in zip(estimates, samples, strict=True):
+        figures = {}
+        for name, estimate in estimate_of.items():
+            values = sorted(sample[name])
+            # an interval only when nearly every resample defines the statistic
+            if estimate is None or len(values) < 0.9 * resamples or n < 2:
+                interval = None
+            else:
+                interval = [_percentile(values, tail), _percentile(values, 1 - tail)]
+            figures[name] = {"value": estimate, "interval": interval}
+        figures["games"] = {"value": int(whole["games"]), "interval": None}
+        results.append(figures)
+    return results[0], results[1]
+
+
+def _bootstrap_task(task: tuple[list[Unit], int]) -> tuple[dict[str, dict], dict[str, dict]]:
+    units, resamples = task
+    return bootstrap_both(units, resamples=resamples)
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,25 +352,13 @@ def strategy_table(
     """Return every ordered pair of distinct policies as {"a", "b", "figures"}: each unordered
     pair is played once (seat-balanced) and read from both sides."""
     pairs = [(a, b) for i, a in enumerate(policies) for b in policies[i + 1 :]]
+    played = play_pairs(options, pairs, seeds, map_=map_)
     rows = []
-    for (a, b), units in zip(pairs, play_pairs(options, pairs, seeds, map_=map_), strict=True):
-        figures = bootstrap(units, resamples=resamples)
-        rows.append({"a": a, "b": b, "figures": figures})
-        # B against A: the same games, the columns read from B's side
-        mirrored = bootstrap([_mirror(unit) for unit in units], resamples=resamples)
-        rows.append({"a": b, "b": a, "figures": mirrored})
+    boots = map_(_bootstrap_task, [(units, resamples) for units in played])
+    for (a, b), (mine, theirs) in zip(pairs, boots, strict=True):
+        rows.append({"a": a, "b": b, "figures": mine})
+        rows.append({"a": b, "b": a, "figures": theirs})  # the same games from B's side
     return rows
-
-
-def _mirror(unit: Unit) -> Unit:
-    """Return a unit seen from B's side."""
-    row = dict(zip(COLUMNS, unit, strict=True))
-    row["result"] = row["games"] - row["result"]
-    row["margin"] = -row["margin"]
-    row["a_random"], row["b_random"] = row["b_random"], row["a_random"]
-    row["a_onside"], row["b_onside"] = row["b_onside"], row["a_onside"]
-    row["a_kickoffs"], row["b_kickoffs"] = row["b_kickoffs"], row["a_kickoffs"]
-    return tuple(row[name] for name in COLUMNS)
 
 
 def sweep(

@@ -96,6 +96,11 @@ def test_the_strategy_table_reads_each_pair_from_both_sides():
     assert ab["win_rate"]["value"] == pytest.approx(1 - ba["win_rate"]["value"])
     assert ab["margin"]["value"] == pytest.approx(-ba["margin"]["value"])
     assert (ab["random_share"]["value"], ba["random_share"]["value"]) == (1.0, 0.0)
+    low, high = ab["margin"]["interval"]
+    assert ba["margin"]["interval"] == pytest.approx([-high, -low])  # the same resamples
+    direct_ba = matchup(Options(), B, A, range(4), resamples=50).figures  # the same games
+    for name in ("win_rate", "margin", "random_share", "swing_per_random_kick", "onside_swing"):
+        assert ba[name]["value"] == pytest.approx(direct_ba[name]["value"]), name
     assert strategy_csv(rows).splitlines()[0].startswith("a,b,games,win_rate,win_rate_low")
 
 
