@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from play.touchdown.actions import Action, action_from_dict, action_to_dict
-from play.touchdown.cards import SEATS
+from play.touchdown.cards import CARDS, SEATS, SUITS
 from play.touchdown.game import Game, IllegalAction
-from play.touchdown.options import Options
+from play.touchdown.options import FIELD_SQUARES, SERIES_CARDS, Options
 from play.touchdown.policies import get_policy, policy_rng
 from play.touchdown.runner import MAX_DECISIONS, ReplayMismatch
 
@@ -141,3 +141,65 @@ def _frame(game: Game, action: dict | None, events: list[dict], last_trick: dict
     state = game.snapshot(None)
     state["shown"] = [list(game.shown[s]) for s in SEATS]
     return {"action": action, "events": events, "state": state, "last_trick": last_trick}
+
+
+def _card(card_id: str) -> dict:
+    card = CARDS[card_id]
+    return {"id": card_id, "suit": card.suit, "number": card.number, "colour": SUITS[card.suit][2]}
+
+
+def table_model(state: dict, *, last_trick: dict | None = None, shown: list | None = None) -> dict:
+    """Return a snapshot as what a page draws: per seat its hand (cards, or a count), hero and
+    team; the trick on the table (or the last judged one); the ten squares of the field with
+    the ball, read from the offense's side; the series cards; the score."""
+    seats = []
+    for seat, data in enumerate(state["seats"]):
+        hand = data["hand"]
+        shown_cards = set(shown[seat]) if shown else set()
+        seats.append(
+            {
+                "seat": seat,
+                "team": data["team"],
+                "hero": data["hero"],
+                "hero_up": data["hero_up"],
+                "hand": None
+                if hand is None
+                else [dict(_card(c), shown=c in shown_cards) for c in hand],
+                "hand_count": data["hand_count"],
+                "lead": state["lead"] == seat,
+                "actor": state["actor"] == seat,
+            }
+        )
+    trick = [{"seat": s, **_card(c)} for s, c in state["trick"]]
+    judged = None
+    if not trick and last_trick is not None:
+        if last_trick["type"] == "trick":
+            cards = [{"seat": s, **_card(c)} for s, c in last_trick["cards"]]
+            judged = {
+                "cards": cards,
+                "taker": last_trick["taker"],
+                "outcome": last_trick["outcome"],
+            }
+        else:  # a kick play
+            cards = [{"seat": last_trick["seat"], **_card(last_trick["card"])}]
+            judged = {"cards": cards, "kick": last_trick}
+    ball = state["ball"]
+    field_squares = [
+        {"square": square, "ball": ball == square} for square in range(FIELD_SQUARES, -1, -1)
+    ]
+    return {
+        "half": state["half"],
+        "offense": state["offense"],
+        "ball": ball,
+        "field": field_squares,
+        "series": [index < state["series"] for index in range(SERIES_CARDS)],
+        "score": state["score"],
+        "trick": trick,
+        "led_suit": state["led_suit"],
+        "play": state["play"],
+        "judged": judged,
+        "seats": seats,
+        "decision": state["decision"],
+        "actor": state["actor"],
+        "result": state["result"],
+    }

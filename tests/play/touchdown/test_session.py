@@ -70,3 +70,23 @@ def test_replay_frames_walk_the_log_step_by_step():
     assert judged and judged[-1]["last_trick"]["type"] in ("trick", "kick_play")
     with pytest.raises(ReplayMismatch):
         replay_frames({"format": "other"})
+
+
+def test_the_table_model_draws_hands_trick_field_series_and_score():
+    from play.touchdown.session import table_model
+
+    frames = replay_frames(play_game(Options(), "greedy", 4).log)
+    frame = next(f for f in frames if f["state"]["trick"] and f["state"]["ball"])
+    model = table_model(
+        frame["state"], last_trick=frame["last_trick"], shown=frame["state"]["shown"]
+    )
+    assert [len(seat["hand"]) for seat in model["seats"]] == [
+        seat["hand_count"] for seat in frame["state"]["seats"]
+    ]
+    assert [sq["square"] for sq in model["field"]] == list(range(10, -1, -1))
+    assert [sq["square"] for sq in model["field"] if sq["ball"]] == [frame["state"]["ball"]]
+    assert model["series"].count(True) == frame["state"]["series"]
+    assert model["trick"][0]["colour"] in ("red", "blue", "yellow", "green")
+    after = next(f for f in frames if not f["state"]["trick"] and f["last_trick"])
+    judged = table_model(after["state"], last_trick=after["last_trick"])["judged"]
+    assert judged["cards"]
