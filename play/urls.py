@@ -1,6 +1,7 @@
 from django.urls import path
 
 from play import views, views_lab, views_replay, views_solo
+from play.lab import play_views as td_play_views
 
 app_name = "play"
 urlpatterns = [
@@ -27,6 +28,10 @@ urlpatterns = [
     path("play/<int:game_id>/restart/", views_solo.solo_restart_view, name="solo-restart"),
     path("play/<int:game_id>/autoplay/", views_solo.solo_autoplay_view, name="solo-autoplay"),
     path("lab/touchdown/", views_lab.lab, name="lab"),
+    path("lab/touchdown/play/", td_play_views.td_play, name="td-play"),
+    path("lab/touchdown/play/act/", td_play_views.td_play_act, name="td-play-act"),
+    path("lab/touchdown/play/quit/", td_play_views.td_play_quit, name="td-play-quit"),
+    path("lab/touchdown/play/replay/", td_play_views.td_play_replay, name="td-play-replay"),
     path("replays/upload/", views_replay.replay_upload, name="replay-upload"),
     path("replays/<str:token>/", views_replay.replay, name="replay"),
 ]
