@@ -99,6 +99,7 @@ def play_context(game: HumanGame) -> dict:
     me = game.seat
     shown = [list(game.game.shown[s]) if s in (me, (me + 2) & 3) else [] for s in range(4)]
     table = table_model(state, last_trick=_last_trick(view["events"]), shown=shown)
+    table["play_label"] = play_name(table["play"]) if table["play"] else ""
     decision = state["decision"] if view["legal"] else None
     leads: list[dict] = []
     buttons: list[dict] = []
@@ -146,6 +147,7 @@ def replay_context(frames: list[dict], step: int) -> dict:
     table = table_model(
         frame["state"], last_trick=frame["last_trick"], shown=frame["state"]["shown"]
     )
+    table["play_label"] = play_name(table["play"]) if table["play"] else ""
     return {
         "t": table,
         "me": None,

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,7 +20,7 @@ def click_and_wait(browser, element):
 
 def test_a_person_plays_a_seat_to_the_end_of_a_half_and_opens_the_replay(browser, live_server):
     browser.get(live_server.url + reverse("play:td-play"))
-    browser.find_element(By.CSS_SELECTOR, "[name=seat]").send_keys("1")
+    Select(browser.find_element(By.CSS_SELECTOR, "[name=seat]")).select_by_value("1")
     click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "[data-start]"))
     moves = 0
     while "Half 1" in browser.find_element(By.CSS_SELECTOR, ".td-scoreline").text:
@@ -35,6 +35,7 @@ def test_a_person_plays_a_seat_to_the_end_of_a_half_and_opens_the_replay(browser
         moves += 1
     events = browser.find_element(By.CSS_SELECTOR, ".td-events").text
     assert "End of half 1" in events
+    assert "you" in browser.find_element(By.CSS_SELECTOR, ".td-seat-1").text
     assert "Half 2" in browser.find_element(By.CSS_SELECTOR, ".td-scoreline").text
     click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "[data-open-replay]"))
     assert "step 0 of" in browser.page_source
