@@ -309,15 +309,17 @@ class GreedyPolicy:
         opponents = len(game.hands[(seat + 1) & 3]) + len(game.hands[(seat + 3) & 3])
         keep = 1.0 - opponents / view.count  # chance an unseen card is not with an opponent
         best = None
-        unseen = {suit: view.unseen(suit) for suit in SUIT_LETTERS}
+        unplayed, held, shown = view.unplayed, view.held, view.shown
+        partner_known = view.partner_known
         for card in hand:
             taker = card.number
             combo = 0
-            for known in view.partner_known:
+            suit = card.suit
+            for known in partner_known:
                 if known.suit == card.suit and known.number < taker:
                     taker = known.number
                     combo = COMBINATION_BONUS
-            chance = keep ** _beaters(unseen[card.suit], taker, False)
+            chance = keep ** _beaters(unplayed[suit] & ~held[suit] & ~shown[suit], taker, False)
             advance = taker + combo
             if advance >= ball:
                 gain = TOUCHDOWN_WORTH + (advance > ball)
@@ -351,15 +353,17 @@ class GreedyPolicy:
             playable = [card for card in playable if card.suit == suit]
         if len(playable) == 1:
             return _FOLLOW[seat, playable[0].id]
-        view = _View(game, seat)
+        # what this seat cannot see (as _View, inlined: this is the bot's hottest path)
+        played = game.played
+        partner = (seat + 2) & 3
+        partner_known = [card for card in game._shown_cards[partner] if card.id not in played]
+        hands = game.hands
+        count = 40 - len(played) - len(hands[seat]) - len(partner_known) or 1
+        unseen = game.unplayed[suit] & ~game._bits[seat][suit] & ~game._shown_bits[partner][suit]
         team = TEAM_OF[seat]
         attacking = game.offense == team
         leader, value = game.trick_leader()
         highest = game._highest
-        unseen = view.unseen(suit)
-        count = view.count
-        hands = game.hands
-        partner = (seat + 2) & 3
         partner_after = False
         opponents_after = 0
         for k in range(1, 4 - game.trick_size):  # the players after this one
@@ -378,13 +382,13 @@ class GreedyPolicy:
             chance = keep**beaters
         elif partner_after:
             chance = 0.0
-            for known in view.partner_known:
+            for known in partner_known:
                 if known.suit == suit and (
                     known.number > value if highest else known.number < value
                 ):
                     chance = 0.8
             if not chance:
-                unknown = len(hands[partner]) - len(view.partner_known)
+                unknown = len(hands[partner]) - len(partner_known)
                 chance = 0.7 * (1.0 - (1.0 - unknown / count) ** beaters)
         else:
             chance = 0.0
