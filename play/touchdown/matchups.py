@@ -398,3 +398,24 @@ def sweep(
         "grid": [[name, list(values)] for name, values in grid],
         "cells": cells,
     }
+
+
+# ----- chunks for batch workers: units keyed by seed, merged by union --------------------
+
+
+def chunk_seeds(seed: int, runs: int) -> list[int]:
+    """Return the game seeds a chunk plays, derived from its chunk seed."""
+    rng = random.Random(f"touchdown-chunk:{seed}")
+    return [rng.getrandbits(48) for _ in range(runs)]
+
+
+def units_chunk(options: Options, a: str, b: str, seeds: Sequence[int]) -> dict:
+    """Return {"units": {seed: unit}} for a batch chunk; chunks merge by taking the union."""
+    units = play_units(options, a, b, seeds)
+    return {"units": {str(seed): list(unit) for seed, unit in zip(seeds, units, strict=True)}}
+
+
+def units_of(merged: dict) -> list[Unit]:
+    """Return the units of merged chunk results, in seed order (so figures are reproducible)."""
+    rows = merged.get("units", {})
+    return [tuple(rows[key]) for key in sorted(rows, key=int)]

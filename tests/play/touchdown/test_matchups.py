@@ -151,3 +151,17 @@ def test_option_values_from_the_command_line_are_checked():
         parse_option("floor", "7")
     with pytest.raises(ValueError, match="kick_floor takes a whole number"):
         parse_option("kick_floor", "seven")
+
+
+def test_batch_chunks_keep_units_by_seed_and_merge_to_the_same_figures():
+    from play.touchdown.matchups import chunk_seeds, units_chunk, units_of
+
+    seeds = chunk_seeds(7, 6)
+    assert seeds == chunk_seeds(7, 6) and len(set(seeds)) == 6
+    first, second = units_chunk(Options(), A, B, seeds[:3]), units_chunk(Options(), A, B, seeds[3:])
+    merged = {"units": first["units"] | second["units"]}
+    units = units_of(merged)
+    assert len(units) == 6
+    assert bootstrap(units, resamples=50) == bootstrap(
+        play_units(Options(), A, B, sorted(seeds)), resamples=50
+    )
