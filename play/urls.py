@@ -1,7 +1,6 @@
 from django.urls import path
 
-from play import views, views_lab, views_replay, views_solo
-from play.lab import play_views as td_play_views
+from play import td_play_views, views, views_lab, views_replay, views_solo
 
 app_name = "play"
 urlpatterns = [

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from play.lab import play_services
+from play import td_play_services as play_services
 
 pytestmark = pytest.mark.django_db
 
