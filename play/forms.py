@@ -15,8 +15,13 @@ POLICY_CHOICES = [
 ]
 
 
+# A deck's form offers only kinds that play decks: a Touchdown Heroes batch plays rule variants
+# and starts from the lab page (from a deck it planned 0 chunks and blocked the active limit).
+DECK_KINDS = [(key, label) for key, label in SimulationBatch.Kind.choices if key != "touchdown"]
+
+
 class SimulationForm(forms.Form):
-    kind = forms.ChoiceField(choices=SimulationBatch.Kind.choices, initial="goldfish")
+    kind = forms.ChoiceField(choices=DECK_KINDS, initial="goldfish")
     deck_b = forms.ModelChoiceField(
         queryset=None, required=False, label=_("Opponent deck"), empty_label=_("(default)")
     )
