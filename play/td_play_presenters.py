@@ -76,6 +76,24 @@ def event_line(event: dict) -> str:
         return _("Game over.")
     if kind == "half_start":
         return _("Half %(half)s: cards dealt.") % {"half": event["half"]}
+    return _other_line(event)
+
+
+def _other_line(event: dict) -> str:
+    kind = event["type"]
+    if kind == "show":
+        return _("Seat %(seat)s shows three cards to seat %(to)s.") % event
+    if kind == "lineup":
+        return _("Seat %(lead)s is the lead; %(team)s attack.") % {
+            "lead": event["lead"],
+            "team": team_name(event["offense"]),
+        }
+    if kind == "effect":
+        return _("Seat %(seat)s applies the effect of %(card)s.") % event
+    if kind == "skill":
+        return _("Seat %(seat)s uses the skill of hero #%(hero)s.") % event
+    if kind == "choice":
+        return _("Seat %(seat)s chooses %(value)s.") % event
     return kind
 
 

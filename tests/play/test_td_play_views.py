@@ -89,3 +89,15 @@ def test_the_replay_steps_through_the_game_so_far(client):
 def test_without_a_game_the_replay_sends_you_to_the_play_page(client):
     response = client.get(reverse("play:td-play-replay"))
     assert response.status_code == 302 and response["Location"] == reverse("play:td-play")
+
+
+def test_every_event_of_a_game_is_told_as_a_sentence():
+    from play.td_play_presenters import event_line
+    from play.touchdown import Options, play_game
+
+    log = play_game(Options(effects="example"), "greedy", 6).log
+    kinds = {event["type"] for event in log["events"]}
+    assert {"show", "lineup", "kickoff", "trick", "half_end", "game_end"} <= kinds
+    for event in log["events"]:
+        line = event_line(event)
+        assert line != event["type"] and line.endswith((".", "!")), event
