@@ -6,9 +6,9 @@ from django.urls import reverse
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from play import lab
+from play.lab import core as lab
 from play.models import SimulationBatch
-from play.simulation import merge_results
+from play.simulations.core import merge_results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

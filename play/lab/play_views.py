@@ -3,9 +3,9 @@
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from play import td_play_services as play_services
-from play.td_play_forms import TdStartForm
-from play.td_play_presenters import play_context, replay_context
+from play.lab import play_services
+from play.lab.play_forms import TdStartForm
+from play.lab.play_presenters import play_context, replay_context
 from play.touchdown.session import replay_frames
 
 
