@@ -40,6 +40,7 @@ urlpatterns = [
     path("lab/touchdown/play/act/", td_play_views.td_play_act, name="td-play-act"),
     path("lab/touchdown/play/quit/", td_play_views.td_play_quit, name="td-play-quit"),
     path("lab/touchdown/play/replay/", td_play_views.td_play_replay, name="td-play-replay"),
+    path("lab/touchdown/replays/<str:token>/", td_play_views.td_log_replay, name="td-log-replay"),
     path("replays/upload/", replay_views.replay_upload, name="replay-upload"),
     path("replays/<str:token>/", replay_views.replay, name="replay"),
 ]

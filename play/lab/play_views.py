@@ -1,11 +1,14 @@
 """Touchdown Heroes by hand (one seat, three bots) and its replay viewer, step by step."""
 
+from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from play.lab import play_services
 from play.lab.play_forms import TdStartForm
 from play.lab.play_presenters import play_context, replay_context
+from play.replays.selectors import match_log_for_viewer
 from play.touchdown.session import replay_frames
 
 
@@ -61,11 +64,29 @@ def td_play_replay(request):
     log = play_services.td_game_log(request.session)
     if log is None:
         return redirect("play:td-play")
-    frames = replay_frames(log)
-    try:
-        step = int(request.GET.get("step", "0"))
-    except ValueError:
-        step = 0
-    context = replay_context(frames, step)
+    context = replay_context(replay_frames(log), _step(request))
     context["log"] = log
+    return render(request, "play/touchdown/replay.html", context)
+
+
+def _step(request) -> int:
+    try:
+        return int(request.GET.get("step", "0"))
+    except ValueError:
+        return 0
+
+
+@require_GET
+def td_log_replay(request, token):
+    """Replay a saved Touchdown Heroes log (a batch's sample game), one action a step.
+
+    Who may watch it is the replay viewer's rule (play.replays.selectors)."""
+    batch_token = request.GET.get("batch", "")
+    match_log = match_log_for_viewer(token=token, user=request.user, batch_token=batch_token)
+    if match_log.log.get("format") != "touchdown-heroes-log":
+        raise Http404("Not a Touchdown Heroes log.")
+    context = replay_context(replay_frames(match_log.log), _step(request))
+    context["log"] = match_log.log
+    context["title"] = match_log.title
+    context["extra_query"] = "&" + urlencode({"batch": batch_token}) if batch_token else ""
     return render(request, "play/touchdown/replay.html", context)
