@@ -1,5 +1,6 @@
 """Root URLconf: wiring only."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import set_language
@@ -7,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from catalog.api import CardSetViewSet, CardViewSet
+from catalog.contrib_views import scan_file
 from decks.api import DeckViewSet
 from play.simulations.api import SimulationViewSet
 
@@ -28,3 +30,10 @@ urlpatterns = [
     path("", include("decks.accounts")),
     path("", include("catalog.urls")),
 ]
+
+# Uploaded scans are served by the app in development (SERVE_MEDIA, on with DEBUG); in
+# production by the web server or the S3-compatible store, whose URLs point there directly.
+if settings.MEDIA_URL.startswith("/"):
+    urlpatterns.insert(
+        0, path(f"{settings.MEDIA_URL.strip('/')}/<path:path>", scan_file, name="media")
+    )

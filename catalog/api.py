@@ -3,11 +3,13 @@
 from django.db.models import Count
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from catalog import cache as search_cache
-from catalog.models import Card, CardSet, Product
+from catalog.contribution_selectors import card_history
+from catalog.models import Card, CardRevision, CardSet, Product
 from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search
 
@@ -65,7 +67,14 @@ class CardSerializer(serializers.ModelSerializer):
             "effect",
             "rarity",
             "is_sample",
+            "status",
+            "source",
         ]
+
+    status = serializers.SerializerMethodField()
+
+    def get_status(self, obj) -> str:
+        return "sample" if obj.is_sample else "real"
 
     def get_team(self, obj) -> dict | None:
         if obj.team is None:
@@ -80,6 +89,22 @@ class CardSerializer(serializers.ModelSerializer):
 
     def get_effect(self, obj) -> str | None:
         return obj.effect or None
+
+
+class CardRevisionSerializer(serializers.ModelSerializer):
+    proposed_by = serializers.SerializerMethodField()
+    accepted_by = serializers.SerializerMethodField()
+    card = serializers.JSONField(source="data", help_text="The whole card as it became.")
+
+    class Meta:
+        model = CardRevision
+        fields = ["number", "created_at", "proposed_by", "accepted_by", "source", "card"]
+
+    def get_proposed_by(self, obj) -> str | None:
+        return obj.proposed_by.username if obj.proposed_by else None
+
+    def get_accepted_by(self, obj) -> str | None:
+        return obj.accepted_by.username if obj.accepted_by else None
 
 
 class CardSetViewSet(viewsets.ReadOnlyModelViewSet):
@@ -117,6 +142,16 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     def get_object(self):
         self.kwargs["pk"] = self.kwargs["pk"].upper()
         return super().get_object()
+
+    @extend_schema(
+        responses=CardRevisionSerializer(many=True),
+        description="The card's revisions, newest first: who proposed and accepted each "
+        "change, when, the source given, and the whole card as it became.",
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def history(self, request, pk=None):
+        card = self.get_object()
+        return Response(CardRevisionSerializer(card_history(card), many=True).data)
 
     def list(self, request, *args, **kwargs):
         """Answer from the cache while the catalog is unchanged (catalog/cache.py)."""

@@ -326,7 +326,7 @@ KINDS = {
 }
 POSITIONS = ("FW", "MF", "DF", "GK")
 RARITIES = ("C", "U", "R", "SR")  # lowest to highest, as the card pool uses them
-IS_VALUES = {"sample": None, **KINDS}
+IS_VALUES = {"sample": None, "pending": None, **KINDS}
 
 STAT_FIELDS = {"shoot": "shoot", "keep": "keep", "def": "defense", "defense": "defense"}
 NUMBER_COLUMNS = {
@@ -361,6 +361,13 @@ _DIGITS = re.compile(r"[0-9]+")
 def _fold_accents(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", normalize_text(text))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def pending_proposal_card_ids():
+    """Return a subquery of the card ids with a proposal pending review (`is:pending`)."""
+    from catalog.models import CardProposal
+
+    return CardProposal.objects.filter(status=CardProposal.Status.PENDING).values("card_id")
 
 
 def _did_you_mean(word: str, choices) -> str:
@@ -649,12 +656,20 @@ class _Parser:
         self.count_term(token)
         value = normalize_text(token.value.strip())
         if value not in IS_VALUES:
-            hint = _did_you_mean(value, IS_VALUES) + "known: sample, player, goalkeeper, event"
+            hint = _did_you_mean(value, IS_VALUES) + (
+                "known: sample, pending, player, goalkeeper, event"
+            )
             raise QuerySyntaxError(
                 f'Unknown value "{token.value}" for "{token.field}"', token.value_position, hint
             )
         if value == "sample":
             match = Match(Q(is_sample=True), "is a sample card", "is not a sample card")
+        elif value == "pending":
+            match = Match(
+                Q(id__in=pending_proposal_card_ids()),
+                "has a proposal pending review",
+                "has no proposal pending review",
+            )
         else:
             match = self._choice("kind", "kind", [KINDS[value]])
         if FIELD_ALIASES[token.field] == "not":

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
+from catalog.contribution_selectors import set_checklist_context, sets_progress
 from catalog.extensions import card_sections
 from catalog.importer import export_rows
 from catalog.models import Card, CardSet, Team
@@ -37,7 +38,8 @@ def home(request):
         "sample": Card.objects.filter(is_sample=True).count(),
         "teams": Team.objects.count(),
     }
-    return render(request, "catalog/home.html", {"sets": sets, "stats": stats})
+    context = {"sets": sets, "stats": stats, "progress": sets_progress()}
+    return render(request, "catalog/home.html", context)
 
 
 @require_GET
@@ -46,7 +48,9 @@ def set_detail(request, code):
     cards = card_set.cards.select_related("team").order_by("number")
     counts = {row["kind"]: row["n"] for row in cards.values("kind").annotate(n=Count("id"))}
     return render(
-        request, "catalog/set_detail.html", {"set": card_set, "cards": cards, "counts": counts}
+        request,
+        "catalog/set_detail.html",
+        {"set": card_set, "cards": cards, "counts": counts, **set_checklist_context(card_set)},
     )
 
 

@@ -22,6 +22,8 @@ CARD_FIELDS = {
     "effect",
     "rarity",
     "is_sample",
+    "status",
+    "source",
 }
 
 

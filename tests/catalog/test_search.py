@@ -464,7 +464,8 @@ def test_describe_says_the_query_in_plain_words():
         ("rarity>=X", 'Unknown rarity "X" at column 9 (known: C, U, R, SR)'),
         (
             "is:shiny",
-            'Unknown value "shiny" for "is" at column 4 (known: sample, player, goalkeeper, event)',
+            'Unknown value "shiny" for "is" at column 4 '
+            "(known: sample, pending, player, goalkeeper, event)",
         ),
         (
             "order:power",
