@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test setup lint format check services clean
+.PHONY: run serve test test-fast setup lint format check services clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -40,7 +40,7 @@ serve: setup
 	  (umask 077 && $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key); fi
 	@set -e; export DEBUG=0 SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}" \
 	  DATABASE_URL="$${DATABASE_URL:-$(SERVE_DATABASE_URL)}" REDIS_URL="$${REDIS_URL:-$(SERVE_REDIS_URL)}" \
-	  SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}"; \
+	  SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" SERVE_MEDIA="$${SERVE_MEDIA:-1}"; \
 	echo "make serve: database $$DATABASE_URL, broker $$REDIS_URL"; \
 	$(PY) manage.py collectstatic --no-input -v0; \
 	$(PY) manage.py migrate --no-input -v1; \
@@ -53,6 +53,10 @@ test: setup
 	@source .ci/services.sh && detect_services && \
 	$(PY) -m pytest $(PYTEST_ARGS) && \
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+
+# The edit loop: no browser, no slow, no real-worker tests, on SQLite; `make test` stays whole.
+test-fast: setup
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not browser and not slow and not workers" $(PYTEST_ARGS)
 
 lint:
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .

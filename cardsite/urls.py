@@ -4,16 +4,16 @@ from django.conf import settings
 from django.contrib import admin
 from django.http import HttpResponsePermanentRedirect
 from django.templatetags.static import static
-from django.urls import include, path, re_path
+from django.urls import include, path
 from django.views.i18n import set_language
-from django.views.static import serve as serve_file
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
 from cardsite.health import health
-from catalog.api import CardSetViewSet, CardViewSet
+from catalog.api import CardSetViewSet, CardViewSet, card_list
+from catalog.contrib_views import scan_file
 from decks.api import DeckViewSet
-from play.api import SimulationViewSet
+from play.simulations.api import SimulationViewSet
 
 router = DefaultRouter()
 router.register("sets", CardSetViewSet, basename="set")
@@ -30,6 +30,9 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/ping/", include("cardsite.health")),
     path("api/health/", health, name="health"),
+    # JSON clients of the card list skip DRF (catalog.api.card_list); the router's route stays
+    # for browsers (browsable API) and the schema.
+    path("api/cards/", card_list, name="card-list-json"),
     path("api/", include(router.urls)),
     path("", include("decks.urls")),
     path("", include("play.urls")),
@@ -37,14 +40,9 @@ urlpatterns = [
     path("", include("catalog.urls")),
 ]
 
-if settings.SERVE_MEDIA:
-    # Uploaded card scans, served by the app's own stack (docs/deploy.md); `serve` refuses paths
-    # outside MEDIA_ROOT. A deployment with a web server in front can serve MEDIA_ROOT there.
+# Uploaded scans are served by the app in development (SERVE_MEDIA, on with DEBUG); in
+# production by the web server or the S3-compatible store, whose URLs point there directly.
+if settings.MEDIA_URL.startswith("/"):
     urlpatterns.insert(
-        0,
-        re_path(
-            rf"^{settings.MEDIA_URL.lstrip('/')}(?P<path>.+)$",
-            serve_file,
-            {"document_root": settings.MEDIA_ROOT},
-        ),
+        0, path(f"{settings.MEDIA_URL.strip('/')}/<path:path>", scan_file, name="media")
     )

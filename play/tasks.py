@@ -1,4 +1,4 @@
-"""Celery tasks: thin wrappers that take ids and call play.services."""
+"""Celery tasks: thin wrappers that take ids and call play.simulations.services."""
 
 import logging
 
@@ -6,7 +6,8 @@ from celery import shared_task
 from django.conf import settings
 from django.db import close_old_connections, connection
 
-from play import heartbeat, services
+from play import heartbeat
+from play.simulations import services
 
 log = logging.getLogger(__name__)
 

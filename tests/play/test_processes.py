@@ -12,9 +12,9 @@ from django.contrib.auth import get_user_model
 
 from catalog.services import catalog_load
 from decks.models import Deck
-from play import services
 from play.management import processes
 from play.models import SimulationBatch
+from play.simulations import services
 from tests.play.conftest import ROOT, database_url, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

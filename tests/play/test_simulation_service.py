@@ -9,8 +9,8 @@ from django.test import override_settings
 from django.utils import timezone
 
 from decks.models import Deck
-from play import services
 from play.models import MatchLog, SimulationBatch, SimulationChunk
+from play.simulations import selectors, services
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def decks():
 
 @pytest.fixture
 def queued():
-    with patch("play.services.queue_chunks") as queue:
+    with patch("play.simulations.services.queue_chunks") as queue:
         yield queue
 
 
@@ -75,7 +75,7 @@ def test_progress_and_results_come_from_the_chunk_rows(alice, decks, queued):
     services.chunk_run(batch_id=batch.pk, index=1)
     batch.refresh_from_db()
     assert batch.status == "running"
-    progress = services.batch_progress(batch)
+    progress = selectors.batch_progress(batch)
     assert (progress["done"], progress["total"], progress["runs_done"]) == (1, 3, 10)
     batch = run_all(batch)
     assert batch.status == "done"
@@ -93,7 +93,7 @@ def test_the_same_seed_gives_the_same_results_whatever_the_chunk_order(alice, de
 
 def test_pk_batches_show_the_exact_probability_beside_the_estimate(alice, decks, queued):
     batch = run_all(make(alice, decks[2:], kind="pk", runs=300))
-    from play import simulation
+    from play.simulations import core as simulation
 
     exact = simulation.exact_pk_probability(
         simulation.side_deck(batch.sides[0]), simulation.side_deck(batch.sides[1])
@@ -131,7 +131,7 @@ def test_never_delivered_chunks_are_requeued_once_the_chunk_queue_is_empty(alice
     batch = make(alice, decks, runs=25)
     services.chunk_run(batch_id=batch.pk, index=0)
     queued.reset_mock()
-    with patch("play.services.chunk_queue_length", return_value=0):
+    with patch("play.simulations.services.chunk_queue_length", return_value=0):
         assert services.batches_reconcile(stall_seconds=0) == 2
     assert sorted(call.args[1][0] for call in queued.call_args_list) == [1, 2]
 
@@ -140,7 +140,7 @@ def test_chunks_waiting_in_a_backlog_are_not_queued_a_second_time(alice, decks, 
     make(alice, decks, runs=25)
     queued.reset_mock()
     for backlog in (7, None):  # messages waiting, or the broker cannot say
-        with patch("play.services.chunk_queue_length", return_value=backlog):
+        with patch("play.simulations.services.chunk_queue_length", return_value=backlog):
             assert services.batches_reconcile(stall_seconds=0) == 0
     queued.assert_not_called()
 
@@ -148,7 +148,7 @@ def test_chunks_waiting_in_a_backlog_are_not_queued_a_second_time(alice, decks, 
 def test_a_claimed_chunk_is_requeued_only_when_its_lease_expired(alice, decks, queued):
     batch = make(alice, decks, runs=10)
     SimulationChunk.objects.filter(batch=batch).update(attempts=1, last_attempt_at=timezone.now())
-    with patch("play.services.chunk_queue_length", return_value=5):
+    with patch("play.simulations.services.chunk_queue_length", return_value=5):
         assert services.batches_reconcile(stall_seconds=60) == 0  # lease still fresh
         SimulationChunk.objects.filter(batch=batch).update(
             last_attempt_at=timezone.now() - timedelta(seconds=61)
@@ -174,7 +174,7 @@ def test_the_lease_is_renewed_while_a_slow_chunk_computes(alice, queued, setting
 def test_a_chunk_found_finished_finishes_its_batch(alice, decks, queued):
     """The worker that wrote the last chunk died before marking the batch done."""
     batch = make(alice, decks, runs=10)
-    with patch("play.services.batch_finish_if_complete"):
+    with patch("play.simulations.services.batch_finish_if_complete"):
         services.chunk_run(batch_id=batch.pk, index=0)
     batch.refresh_from_db()
     assert batch.status == "running"
@@ -185,10 +185,10 @@ def test_a_chunk_found_finished_finishes_its_batch(alice, decks, queued):
 
 def test_the_reconciler_closes_an_active_batch_with_no_unfinished_chunk(alice, decks, queued):
     batch = make(alice, decks, runs=20)
-    with patch("play.services.batch_finish_if_complete"):
+    with patch("play.simulations.services.batch_finish_if_complete"):
         run_all(batch)
     assert batch.status == "running"
-    with patch("play.services.chunk_queue_length", return_value=0):
+    with patch("play.simulations.services.chunk_queue_length", return_value=0):
         services.batches_reconcile(stall_seconds=0)
     batch.refresh_from_db()
     assert batch.status == "done" and batch.results["runs"] == 20
@@ -212,7 +212,9 @@ def test_the_total_runs_of_a_gauntlet_are_capped_across_its_opponents(alice, dec
     settings.SIMULATION_MAX_RUNS = 1000
     with pytest.raises(services.BatchInvalid) as info:
         make(alice, decks, kind="gauntlet", runs=400)
-    opponents = len(services.gauntlet_decks())
+    from play.simulations.sides import prebuilt_decks
+
+    opponents = len(prebuilt_decks())
     assert f"{400 * opponents:,} in all" in info.value.errors["runs"][0]
     assert not SimulationBatch.objects.exists()
 
@@ -222,7 +224,7 @@ def test_a_big_batch_publishes_only_the_first_chunks_in_the_request(
 ):
     settings.SIMULATION_PUBLISH_INLINE = 2
     with (
-        patch("play.services.queue_chunks") as queue,
+        patch("play.simulations.services.queue_chunks") as queue,
         patch("play.tasks.simulation_batch_publish.apply_async") as rest,
         django_capture_on_commit_callbacks(execute=True),
     ):
@@ -230,7 +232,7 @@ def test_a_big_batch_publishes_only_the_first_chunks_in_the_request(
     assert list(queue.call_args.args[1]) == [0, 1]
     assert rest.call_args.args[0] == (batch.pk, 2)
     assert rest.call_args.kwargs["queue"] == "control"
-    with patch("play.services.queue_chunks") as queue:
+    with patch("play.simulations.services.queue_chunks") as queue:
         assert services.batch_publish_rest(batch_id=batch.pk, start=2) == 3
     assert list(queue.call_args.args[1]) == [2, 3, 4]
 
@@ -243,7 +245,7 @@ def test_with_the_broker_down_the_batch_is_saved_once_and_says_so(alice_client):
 
     catalog_load()
     decks = list(Deck.objects.filter(is_sample=True).order_by("slug"))
-    with patch("play.services.queue_chunks", side_effect=OperationalError("down")):
+    with patch("play.simulations.services.queue_chunks", side_effect=OperationalError("down")):
         response = alice_client.post(
             "/api/simulations/",
             {"kind": "goldfish", "deck_a": decks[0].slug, "runs": 20},
@@ -435,7 +437,7 @@ def test_parallel_creates_never_pass_the_active_batch_limit(alice, settings):
         finally:
             connection.close()
 
-    with patch("play.services.queue_chunks"):
+    with patch("play.simulations.services.queue_chunks"):
         threads = [threading.Thread(target=create) for _ in range(14)]
         for thread in threads:
             thread.start()
@@ -459,5 +461,5 @@ def test_chunk_priorities_follow_the_owners_queued_work_so_users_share_workers_f
         bobs = [c.kwargs["priority"] for c in publish.call_args_list]
     assert alices == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2]
     assert bobs == [0]
-    assert services.batch_progress(small)["queue_position"] == 4  # alice's priority-0 chunks
-    assert services.batch_progress(big)["queue_position"] == 1  # bob's one chunk
+    assert selectors.batch_progress(small)["queue_position"] == 4  # alice's priority-0 chunks
+    assert selectors.batch_progress(big)["queue_position"] == 1  # bob's one chunk

@@ -20,8 +20,8 @@ from django.utils import timezone
 
 from catalog.services import catalog_load
 from decks.models import Deck
-from play import services
 from play.models import SimulationBatch
+from play.simulations import selectors, services
 from tests.play.conftest import Workers, configure, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -197,7 +197,7 @@ def test_a_small_batch_is_not_stuck_behind_another_users_big_one(owner, workers,
     other = get_user_model().objects.create_user("small", password="pw-small-1")
     big = goldfish(owner, 400)  # 40 chunks queued first
     small = goldfish(other, 10, seed=14)
-    assert services.batch_progress(small)["queue_position"] == 4
+    assert selectors.batch_progress(small)["queue_position"] == 4
     workers.start("w1")
     wait_for(lambda: done(small.pk), timeout=120, what="the small batch")
     served_first = big.chunks.filter(finished_at__isnull=False).count()

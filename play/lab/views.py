@@ -1,0 +1,70 @@
+"""The Touchdown Heroes balance lab: the rules page with the start form."""
+
+from functools import lru_cache
+
+import markdown
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.shortcuts import redirect, render
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
+
+from play.lab.forms import LabForm
+from play.simulations import services
+
+DOC = settings.BASE_DIR / "docs" / "touchdown.md"
+SECTIONS = ("The rules, in English with the draft's terms", "House rules (HOUSE)", "Effect sets")
+
+
+@lru_cache(maxsize=1)
+def rules_html() -> dict[str, str]:
+    """Return the rules, house rules and effect-set format from docs/touchdown.md as HTML.
+
+    One text serves the repository and the page, so they never disagree.
+    """
+    text = DOC.read_text(encoding="utf-8")
+    parts = {}
+    for chunk in text.split("\n## ")[1:]:
+        title, _, body = chunk.partition("\n")
+        if title.strip() in SECTIONS:
+            parts[title.strip()] = mark_safe(  # noqa: S308 - our own committed document
+                markdown.markdown(body, extensions=["tables", "fenced_code"])
+            )
+    return parts
+
+
+@require_http_methods(["GET", "POST"])
+def lab(request):
+    """Explain the rules and the effect-set format; start a batch (signed-in users)."""
+    if request.method == "POST" and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    form = LabForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            batch = services.lab_batch_create(
+                owner=request.user,
+                variants=form.variants(),
+                runs=form.cleaned_data["runs"],
+                seed=form.cleaned_data["seed"],
+            )
+        except services.BatchInvalid as exc:
+            for field, errors in exc.errors.items():
+                name = "effects_file" if field.endswith("effects") else field
+                for error in errors:
+                    form.add_error(name if name in form.fields else None, error)
+        else:
+            return redirect(batch)
+    status = 400 if request.method == "POST" else 200
+    sections = rules_html()
+    context = {
+        "form": form,
+        "variant_forms": [
+            (form.variant_a, _("Variant A")),
+            (form.variant_b, _("Variant B (compared)")),
+        ],
+        "rules": sections.get(SECTIONS[0], ""),
+        "house": sections.get(SECTIONS[1], ""),
+        "effects": sections.get(SECTIONS[2], ""),
+    }
+    return render(request, "play/lab.html", context, status=status)

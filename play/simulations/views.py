@@ -1,0 +1,123 @@
+"""Simulation pages: the Simulate form, my simulations, a batch's progress and results."""
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from decks.selectors import deck_for_viewer
+from play.simulations import selectors, services
+from play.simulations.forms import SimulationForm
+
+# Shown when a batch was saved but the broker could not be reached: no error, no duplicate.
+BROKER_UNAVAILABLE = gettext_lazy(
+    "Queued. The broker is unavailable at the moment; the simulation will start when it is back."
+)
+
+
+@login_required
+def batch_new(request):
+    deck = deck_for_viewer(
+        slug=request.GET.get("deck") or request.POST.get("deck", ""), user=request.user
+    )
+    form = SimulationForm(
+        request.POST or None,
+        user=request.user,
+        initial={"kind": request.GET.get("kind", "goldfish")},
+    )
+    if request.method == "POST" and form.is_valid():
+        values = form.cleaned_data
+        try:
+            batch = services.batch_create(
+                owner=request.user,
+                request=services.BatchRequest(
+                    kind=values["kind"],
+                    deck_a=deck,
+                    deck_b=values["deck_b"],
+                    runs=values["runs"],
+                    seed=values["seed"],
+                    policy_a=values["policy_a"],
+                    policy_b=values["policy_b"],
+                ),
+            )
+        except services.BatchInvalid as exc:
+            for field, errors in exc.errors.items():
+                for error in errors:
+                    form.add_error(field if field in form.fields else None, error)
+        else:
+            if batch.broker_unavailable:
+                messages.warning(request, BROKER_UNAVAILABLE)
+            return redirect(batch)
+    return render(
+        request,
+        "play/batch_new.html",
+        {"form": form, "deck": deck},
+        status=400 if form.errors else 200,
+    )
+
+
+@login_required
+@require_GET
+def batch_list(request):
+    batches = selectors.batches_of(request.user)[:200]
+    return render(request, "play/batch_list.html", {"batches": batches})
+
+
+def _batch_context(batch, *, shared: bool) -> dict:
+    return {
+        "batch": batch,
+        "progress": selectors.batch_progress(batch),
+        "sample_logs": selectors.sample_logs(batch),
+        "shared": shared,
+        "results_json": batch.results,
+    }
+
+
+@login_required
+@require_GET
+def batch_detail(request, batch_id):
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    return render(request, "play/batch_detail.html", _batch_context(batch, shared=False))
+
+
+@require_GET
+def batch_shared(request, token):
+    batch = selectors.batch_by_share_token(token)
+    return render(request, "play/batch_detail.html", _batch_context(batch, shared=True))
+
+
+@require_GET
+def batch_progress(request, batch_id=None, token=None):
+    if token:
+        batch = selectors.batch_by_share_token(token)
+    elif request.user.is_authenticated:
+        batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    else:
+        raise Http404
+    context = _batch_context(batch, shared=bool(token))
+    response = render(request, "play/_batch_progress.html", context)
+    if not batch.is_active and request.headers.get("HX-Request"):
+        response["HX-Refresh"] = "true"  # show the results section
+    return response
+
+
+@login_required
+@require_POST
+def batch_cancel(request, batch_id):
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    if services.batch_cancel(batch=batch):
+        messages.info(request, _("The simulation was cancelled."))
+    return redirect(batch)
+
+
+@login_required
+@require_GET
+def batch_results_json(request, batch_id):
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    body = json.dumps({"results": batch.results, "progress": selectors.batch_progress(batch)})
+    return HttpResponse(body, content_type="application/json")

@@ -1,0 +1,108 @@
+"""The start form of solo play."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from decks.models import Deck
+from decks.selectors import decks_listed_for, decks_readable_by
+from play.models import SoloGame
+from play.simulations.sides import goldfish_deck
+from play.solo.selectors import goalkeeper_choices
+from play.solo.services import BOT_POLICIES
+
+
+def _deck_label(deck: Deck, user) -> str:
+    if deck.owner_id == getattr(user, "id", None):
+        return deck.name
+    return f"{deck.name} ({deck.owner.username})"
+
+
+class SoloStartForm(forms.Form):
+    deck = forms.ChoiceField(label=_("Your deck"))
+    mode = forms.ChoiceField(
+        label=_("Opponent"),
+        choices=SoloGame.Mode.choices,
+        initial=SoloGame.Mode.GOLDFISH,
+        widget=forms.RadioSelect,
+    )
+    goalkeeper = forms.ChoiceField(
+        label=_("Goldfish goalkeeper"),
+        required=False,
+        help_text=_("The passive opponent's goalkeeper, whose defense your shots must beat."),
+    )
+    opponent = forms.ChoiceField(label=_("Bot's deck"), required=False)
+    policy = forms.ChoiceField(
+        label=_("Bot's policy"),
+        choices=[("greedy", _("Greedy")), ("random", _("Random"))],
+        initial="greedy",
+        required=False,
+    )
+    seed = forms.IntegerField(
+        label=_("Seed"),
+        required=False,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text=_("Leave empty for a new shuffle; the same seed gives the same shuffle."),
+    )
+    halftime_keep_hands = forms.BooleanField(
+        label=_("Keep hands through halftime (house option)"), required=False
+    )
+
+    def __init__(self, *args, user, preselected: Deck | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        decks = list(
+            decks_listed_for(user).filter(is_legal=True).order_by("-is_sample", "name", "id")
+        )
+        decks.sort(key=lambda d: (d.owner_id != user.id, d.is_sample))  # own decks first
+        if preselected is not None and preselected not in decks:
+            decks.insert(0, preselected)
+        self.decks = {deck.slug: deck for deck in decks}
+        choices = [(deck.slug, _deck_label(deck, user)) for deck in decks]
+        self.fields["deck"].choices = choices
+        self.fields["opponent"].choices = [("", "—")] + choices
+        if preselected is not None:
+            self.fields["deck"].initial = preselected.slug
+        fish = goldfish_deck()
+        fish_keeper = fish.goalkeeper if fish else None
+        keeper_default = (
+            _("The goldfish deck's own: %(name)s (defense %(defense)s)")
+            % {"name": fish_keeper.name, "defense": fish_keeper.defense}
+            if fish_keeper
+            else _("The goldfish deck's own")
+        )
+        self.goalkeepers = {card.id: card for card in goalkeeper_choices()}
+        self.fields["goalkeeper"].choices = [("", keeper_default)] + [
+            (card.id, f"{card.name} · {_('defense')} {card.defense} · {card.id}")
+            for card in self.goalkeepers.values()
+        ]
+
+    def clean_deck(self):
+        return self._deck(self.cleaned_data["deck"])
+
+    def clean_opponent(self):
+        slug = self.cleaned_data.get("opponent")
+        return self._deck(slug) if slug else None
+
+    def _deck(self, slug: str) -> Deck:
+        deck = self.decks.get(slug) or decks_readable_by(self.user).filter(slug=slug).first()
+        if deck is None:
+            raise forms.ValidationError(_("Choose a deck you can see."))
+        return deck
+
+    def clean_goalkeeper(self):
+        card_id = self.cleaned_data.get("goalkeeper")
+        return self.goalkeepers.get(card_id) if card_id else None
+
+    def clean(self):
+        data = super().clean()
+        if data.get("mode") == SoloGame.Mode.BOT:
+            if not data.get("opponent"):
+                self.add_error("opponent", _("Choose the bot's deck."))
+            if data.get("policy") not in BOT_POLICIES:
+                self.add_error("policy", _("Choose the bot's policy."))
+        return data
+
+    def options(self) -> dict:
+        """Return the engine options the form asks for (only the ones that differ)."""
+        return {"halftime_keep_hands": True} if self.cleaned_data["halftime_keep_hands"] else {}
