@@ -5,12 +5,12 @@ import random
 import pytest
 
 from play.engine.actions import ChooseGoalKick, ChooseShot, HalftimeSwaps, PlayCards
-from play.engine.match import SHOT, Match
+from play.engine.match import HALFTIME, SHOT, Match
 from play.engine.policies import POLICIES, get_policy
 from play.engine.runner import play_match
 from play.engine.testing import event, goalkeeper, player, sample_side_deck, stacked_match
 
-from .scripts import pass_until, play, shoot
+from .scripts import pass_turn, pass_until, play, shoot
 
 RNG = random.Random(0)
 
@@ -40,7 +40,7 @@ def test_passive_never_uses_a_card_never_shoots_and_kicks_to_the_middle():
     pass_until(match, SHOT)
     assert passive.choose(match, RNG) == ChooseShot("A", False)
     shoot(match)
-    play(match)
+    pass_turn(match)
     assert passive.choose(match, RNG) == ChooseGoalKick("B", "middle_zone")
 
 
@@ -100,8 +100,7 @@ def test_greedy_and_passive_make_no_halftime_swaps():
     for name in ("greedy", "passive"):
         match = stacked_match([event("A-DRAIN", "draw:56")])
         play(match, "A-DRAIN")
-        pass_until(match, SHOT)
-        shoot(match)
+        pass_until(match, HALFTIME)
         assert get_policy(name).choose(match, RNG) == HalftimeSwaps("A", ())
 
 
