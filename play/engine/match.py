@@ -10,8 +10,9 @@ match is a pure function of its decks, options, seed and the actions applied.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import islice, product
 from typing import NamedTuple
 
 from play.engine.actions import (
@@ -184,6 +185,17 @@ def _sub_multisets(counts: list[tuple[str, int]], limit: int) -> list[tuple[str,
             for n in range(min(count, limit - len(chosen)) + 1)
         ]
     return result
+
+
+def _iter_sub_multisets(counts: list[tuple[str, int]]) -> Iterator[tuple[str, ...]]:
+    """Yield every sub-multiset of the counted ids, the empty one first, without a list."""
+    if not counts:
+        yield ()
+        return
+    (card_id, count), rest = counts[0], counts[1:]
+    for tail in _iter_sub_multisets(rest):
+        for n in range(count + 1):
+            yield (card_id,) * n + tail
 
 
 class Match:
@@ -373,20 +385,96 @@ class Match:
             "result": self.result.to_dict() if self.result else None,
         }
 
+    def determinized(self, viewer: Side, rng) -> Match:
+        """Return a copy without a log, with what `viewer` cannot see dealt at random.
+
+        For bots that search: the viewer knows its own hand, every card on the table, both
+        discard piles and how many cards each deck and hand holds, not the order of the decks
+        or the other hand. The copy deals the other side's hand and deck from the pool of its
+        unseen cards and shuffles the viewer's deck; later shuffles use a new seeded chance.
+        """
+        copy = object.__new__(Match)
+        copy.__dict__.update(self.__dict__)
+        copy._log = NO_LOG
+        copy._events = None
+        copy.history = []
+        copy.stats = MatchStats()
+        copy.score = dict(self.score)
+        copy._chance = Chance(rng.getrandbits(32))
+        states = {}
+        for side, state in self._s.items():
+            new = _SideState.__new__(_SideState)
+            for name in _SideState.__slots__:
+                value = getattr(state, name)
+                setattr(new, name, list(value) if type(value) is list else value)
+            states[side] = new
+        states["A"].opponent = states["B"]
+        states["B"].opponent = states["A"]
+        mine = states[viewer]
+        rng.shuffle(mine.deck)
+        theirs = mine.opponent
+        unseen = theirs.deck + theirs.hand
+        rng.shuffle(unseen)
+        held = len(theirs.hand)
+        theirs.hand = unseen[:held]
+        theirs.deck = unseen[held:]
+        copy._s = states
+        return copy
+
     # ----- decisions ---------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
-        """Return the actions the deciding side may take (all of them, in a fixed order)."""
+    def legal_actions(self, limit: int | None = None) -> list[Action]:
+        """Return the actions the deciding side may take, in a fixed order.
+
+        A big hand has very many plays (a 30-card hand with 9 distinct events has over a
+        million), so `limit` returns only the first `limit` of them; `iter_legal_actions`
+        streams them and `legal_action_count` counts them without listing.
+        """
+        if limit is None:
+            return list(self.iter_legal_actions())
+        return list(islice(self.iter_legal_actions(), limit))
+
+    def iter_legal_actions(self) -> Iterator[Action]:
+        """Yield the legal actions one by one, in the order of `legal_actions`."""
         side = self.actor
         if self.decision == PLAY:
-            return self._play_options(side)
-        if self.decision == SHOT:
-            return [ChooseShot(side, True), ChooseShot(side, False)]
-        if self.decision == GOAL_KICK:
-            return [ChooseGoalKick(side, zone) for zone in GOAL_KICK_ZONES]
-        if self.decision == HALFTIME:
-            return self._swap_options(side)
-        return []
+            yield from self._play_options(side)
+        elif self.decision == SHOT:
+            yield ChooseShot(side, True)
+            yield ChooseShot(side, False)
+        elif self.decision == GOAL_KICK:
+            for zone in GOAL_KICK_ZONES:
+                yield ChooseGoalKick(side, zone)
+        elif self.decision == HALFTIME:
+            yield from self._swap_options(side)
+
+    def legal_action_count(self) -> int:
+        """Return how many legal actions there are (without listing the plays)."""
+        if self.decision == PLAY:
+            players, events, budget = self._play_parts(self.actor)
+            count = len(_sub_multisets(players, budget))
+            for _, copies in events:
+                count *= copies + 1
+            return count
+        if self.decision is None:
+            return 0
+        return len(self.legal_actions())
+
+    def random_legal_action(self, rng) -> Action:
+        """Return a legal action drawn uniformly, without listing every play.
+
+        R-PLAY-2: a play is a set of at most `budget` player cards (few: listed) and any
+        sub-multiset of the event cards (each distinct event's copies chosen independently,
+        which is uniform over the event sub-multisets).
+        """
+        if self.decision != PLAY:
+            return rng.choice(self.legal_actions())
+        side = self.actor
+        players, events, budget = self._play_parts(side)
+        chosen = list(rng.choice(_sub_multisets(players, budget)))
+        for card_id, copies in events:
+            chosen += [card_id] * rng.randint(0, copies)
+        return PlayCards(side, tuple(chosen))
 
     def is_legal(self, action: Action) -> bool:
         """Return whether `action` may be applied now."""
@@ -448,14 +536,20 @@ class Match:
             )
         return None
 
-    def _play_options(self, side: Side) -> list[Action]:
+    def _play_parts(self, side: Side) -> tuple[list, list, int]:
+        """Return the hand's (player id, copies), (event id, copies), and the player budget."""
         state = self._s[side]
         players = Counter(card.id for card in state.hand if card.kind == "player")
         events = Counter(card.id for card in state.hand if card.kind != "player")
-        budget = MAX_PLAYER_CARDS_PER_TURN - state.player_cards
-        player_sets = _sub_multisets(sorted(players.items()), budget)
-        event_sets = _sub_multisets(sorted(events.items()), len(state.hand))
-        return [PlayCards(side, p + e) for p, e in product(player_sets, event_sets)]
+        budget = MAX_PLAYER_CARDS_PER_TURN - state.player_cards  # R-PLAY-2
+        return sorted(players.items()), sorted(events.items()), budget
+
+    def _play_options(self, side: Side) -> Iterator[Action]:
+        players, events, budget = self._play_parts(side)
+        player_sets = _sub_multisets(players, budget)
+        for e in _iter_sub_multisets(events):
+            for p in player_sets:
+                yield PlayCards(side, p + e)
 
     def _swap_pool(self, state: _SideState) -> list[Card]:
         """Return the cards a side may swap out at halftime."""
