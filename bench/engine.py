@@ -85,6 +85,38 @@ def pk_figures(pool: list) -> dict[str, float]:
     }
 
 
+def search_ms_per_decision(pool: list, matches: int, name: str = "search") -> float:
+    """Return the search bot's mean milliseconds per decision (against greedy)."""
+    from play.engine.policies import get_policy
+
+    search = get_policy(name)
+    spent = 0.0
+    decisions = 0
+
+    class Timed:
+        def __init__(self) -> None:
+            self.name = search.name
+
+        def choose(self, state, rng):
+            nonlocal spent, decisions
+            start = time.perf_counter()
+            action = search.choose(state, rng)
+            spent += time.perf_counter() - start
+            decisions += 1
+            return action
+
+    for seed in range(matches):
+        play_match(
+            pool[seed % DECKS],
+            pool[(seed * 7 + 3) % DECKS],
+            policy_a=Timed(),
+            policy_b="greedy",
+            seed=seed,
+            log=False,
+        )
+    return 1000 * spent / decisions
+
+
 def speed(args: argparse.Namespace) -> None:
     pool = decks()
     matches_per_second(pool, 20, log=False)  # warm caches
@@ -104,6 +136,9 @@ def speed(args: argparse.Namespace) -> None:
     )
     print(f"simulated shootouts (cards):  {figures['full_per_s']:8.0f} /s")
     print(f"simulated shootouts (counts): {figures['counts_per_s']:8.0f} /s")
+    if args.search:
+        ms = search_ms_per_decision(pool, args.search)
+        print(f"search bot (16 rollouts), vs greedy: {ms:8.2f} ms a decision")
 
 
 PAIRS = [  # head-to-head figures beside the ladder
@@ -181,6 +216,7 @@ def main() -> None:
     parser.add_argument("--rungs", help="comma-separated rungs, weakest first (default: LADDER)")
     parser.add_argument("--prebuilt", action="store_true", help="the catalog's prebuilt decks")
     parser.add_argument("--pairs", action="store_true", help="also head-to-head figures")
+    parser.add_argument("--search", type=int, default=0, help="speed: time N search matches")
     args = parser.parse_args()
     if args.what == "speed":
         args.matches = args.matches or 500

@@ -883,6 +883,10 @@ class Match:
         """Return the log events so far (empty when the match records no log)."""
         return list(self._events) if self._events is not None else []
 
+    def events_since(self, index: int) -> list[dict]:
+        """Return the log events from `index` on (a new list; the rest is not copied)."""
+        return self._events[index:] if self._events is not None else []
+
     @property
     def event_count(self) -> int:
         """Return how many log events have been written (without copying them)."""
