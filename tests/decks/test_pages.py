@@ -243,3 +243,17 @@ def test_sign_up_log_in_change_and_reset_the_password(client, django_user_model)
 def test_the_builder_needs_a_login(anon_client):
     response = anon_client.get("/decks/new/")
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+def test_the_deck_page_has_no_inline_script_and_its_odds_come_from_the_server(anon_client):
+    deck = Deck.objects.get(slug="sample-cd00-kashima-antlers-2000")
+    body = anon_client.get(deck.get_absolute_url()).content.decode()
+    inline = [s for s in re.findall(r"<script([^>]*)>", body) if "src=" not in s]
+    assert all('type="application/json"' in attrs for attrs in inline)
+    assert 'data-chart="deck-stats"' in body and "js/charts.js" in body
+    # The calculator asks the page again (decks/odds.py), here for 2 events after 10 draws.
+    again = anon_client.get(
+        deck.get_absolute_url() + "?odds=event&k=2&n=10", HTTP_HX_REQUEST="true"
+    )
+    assert again.context["odds_choice"]["seen"] == 14
+    assert 'data-odds="after"' in again.content.decode()
