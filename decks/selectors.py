@@ -13,6 +13,7 @@ from catalog.models import Card
 from decks.content import DeckContent
 from decks.legality import content_problems
 from decks.models import Deck, DeckEntry
+from decks.text_format import normalize
 from play.engine.legality import Problem
 
 
@@ -156,3 +157,23 @@ def deck_problems_now(deck: Deck) -> list[Problem]:
     """Return the saved deck's problems as the catalog stands now."""
     content = deck_content(deck)
     return content_check(content)[0]
+
+
+def sample_decks() -> QuerySet[Deck]:
+    """Return the public prebuilt sample decks, by name."""
+    return Deck.objects.filter(is_sample=True, visibility=Deck.Visibility.PUBLIC).order_by("name")
+
+
+def catalog_names() -> dict[str, tuple[str, str]]:
+    """Return {normalised name: (card id, kind)} for English and Japanese names.
+
+    A name printed in several sets picks its first printing in catalog order.
+    """
+    names: dict[str, tuple[str, str]] = {}
+    for card_id, name, name_ja, kind in Card.objects.order_by(
+        "card_set__display_order", "number"
+    ).values_list("id", "name", "name_ja", "kind"):
+        for text in (name, name_ja):
+            if text:
+                names.setdefault(normalize(text), (card_id, kind))
+    return names

@@ -10,6 +10,7 @@ deck_patterns = [
     path("mine/download.zip", views.my_decks_download, {"fmt": "zip"}, name="download-zip"),
     path("mine/download.json", views.my_decks_download, {"fmt": "json"}, name="download-json"),
     path("builder/preview/", views.builder_preview, name="builder-preview"),
+    path("builder/start/", views.builder_start, name="builder-start"),
     path("builder/cards/", views.builder_cards, name="builder-cards"),
     path("<slug:slug>/", views.deck_detail, name="detail"),
     path("<slug:slug>/edit/", views.deck_edit, name="edit"),

@@ -26,11 +26,13 @@ from decks.forms import DeckDetailsForm, DeckImportForm, DeckSearchForm
 from decks.legality import content_problems
 from decks.models import Deck
 from decks.selectors import (
+    catalog_names,
     deck_content,
     deck_for_owner,
     deck_for_viewer,
     deck_source_shown_to,
     public_decks,
+    sample_decks,
     user_decks,
 )
 from decks.services import (
@@ -41,7 +43,9 @@ from decks.services import (
     deck_delete,
     deck_import_text,
     deck_save,
+    unknown_card_lines,
 )
+from decks.text_format import LineError, parse_deck_text, parse_name_list
 
 SEARCH_RESULTS = 40
 INDEX_PAGE_SIZE = 30
@@ -94,10 +98,13 @@ def _draft_from(request) -> tuple[DeckContent, list[str]]:
         return DeckContent(), exc.messages
 
 
-def _builder_page(request, *, deck, form, content, errors=(), dirty=False, status=200):
+def _builder_page(request, *, deck, form, content, errors=(), dirty=False, status=200, **extra):
     goalkeepers = Card.objects.filter(kind=Card.Kind.GOALKEEPER).select_related("card_set")
     context = {
         "deck": deck,
+        "starters": sample_decks() if deck is None else [],
+        "result_sorts": [(key, label) for key, (label, _o) in summary.RESULT_SORTS.items()],
+        **extra,
         "form": form,
         "draft_json": json.dumps(content.to_json()),
         "errors": list(errors),
@@ -202,8 +209,17 @@ def deck_detail(request, slug):
 @require_http_methods(["GET", "POST"])
 def deck_new(request):
     if request.method == "GET":
-        form = DeckDetailsForm(initial={"visibility": Deck.Visibility.PRIVATE})
-        return _builder_page(request, deck=None, form=form, content=DeckContent())
+        start = request.GET.get("from", "")
+        source = deck_for_viewer(slug=start, user=request.user) if start else None
+        form = DeckDetailsForm(
+            initial={
+                "visibility": Deck.Visibility.PRIVATE,
+                "name": source.name if source else "",
+                "description": source.description if source else "",
+            }
+        )
+        content = deck_content(source) if source else DeckContent()
+        return _builder_page(request, deck=None, form=form, content=content, dirty=bool(source))
     form = DeckDetailsForm(request.POST)
     content, errors = _draft_from(request)
     if form.is_valid() and not errors:
@@ -266,6 +282,33 @@ def deck_edit(request, slug):
     return _builder_page(request, deck=deck, form=form, content=content, errors=errors, dirty=True)
 
 
+@login_required
+@require_POST
+def builder_start(request):
+    """Open a new deck's builder on a pasted deck text or plain list (nothing is saved yet)."""
+    text = request.POST.get("text", "")
+    parsed = parse_deck_text(text, default_section="deck")
+    if parsed.errors:
+        parsed = parse_name_list(text, catalog_names())
+    line_errors = parsed.errors + unknown_card_lines(parsed)
+    if line_errors or not parsed.card_lines():
+        form = DeckDetailsForm(initial={"visibility": Deck.Visibility.PRIVATE})
+        return _builder_page(
+            request,
+            deck=None,
+            form=form,
+            content=DeckContent(),
+            start_text=text,
+            start_errors=sorted(line_errors, key=lambda e: e.line)
+            or [LineError(1, _("The text names no cards."))],
+            status=400,
+        )
+    form = DeckDetailsForm(
+        initial={"visibility": Deck.Visibility.PRIVATE, "name": parsed.name or ""}
+    )
+    return _builder_page(request, deck=None, form=form, content=parsed.content(), dirty=True)
+
+
 @require_POST
 def builder_preview(request):
     """Return the builder's columns, counters and problems for the posted draft (htmx)."""
@@ -276,12 +319,14 @@ def builder_preview(request):
 
 @require_GET
 def builder_cards(request):
-    """Return the builder's search results for a catalog query (htmx)."""
+    """Return the builder's search results for a catalog query, sorted and grouped (htmx)."""
     query = request.GET.get("q", "").strip()
+    sort = request.GET.get("sort", "")
+    sort = sort if sort in summary.RESULT_SORTS else ""
     error, cards, total = None, [], 0
     if query:
         try:
-            results = card_search(query=query)
+            results = summary.results_sorted(card_search(query=query), sort=sort)
             cards = list(results[:SEARCH_RESULTS])
             total = results.count() if len(cards) == SEARCH_RESULTS else len(cards)
         except QuerySyntaxError as exc:
@@ -289,7 +334,14 @@ def builder_cards(request):
     return render(
         request,
         "decks/_builder_results.html",
-        {"query": query, "cards": cards, "total": total, "error": error},
+        {
+            "query": query,
+            "sort": sort,
+            "cards": cards,
+            "result_groups": summary.result_groups(cards, sort=sort),
+            "total": total,
+            "error": error,
+        },
     )
 
 

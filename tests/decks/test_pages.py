@@ -257,3 +257,41 @@ def test_the_deck_page_has_no_inline_script_and_its_odds_come_from_the_server(an
     )
     assert again.context["odds_choice"]["seen"] == 14
     assert 'data-odds="after"' in again.content.decode()
+
+
+def test_builder_results_are_sorted_and_grouped_with_labelled_stats(alice_client):
+    page = alice_client.get("/decks/builder/cards/?q=set:BS team:urawa&sort=position")
+    groups = page.context["result_groups"]
+    assert [g["label"] for g in groups] == ["FW", "MF", "DF", "Goalkeepers"][: len(groups)]
+    body = page.content.decode()
+    assert "SH</abbr>" in body and "KP</abbr>" in body and 'class="badge sample"' in body
+    shoot = alice_client.get("/decks/builder/cards/?q=set:BS team:urawa&sort=shoot")
+    values = [c.shoot for c in shoot.context["cards"] if c.kind == "player"]
+    assert values == sorted(values, reverse=True)
+
+
+def test_a_new_deck_starts_from_a_prebuilt_deck_in_one_step(alice_client):
+    source = Deck.objects.get(slug="sample-cd00-kashima-antlers-2000")
+    page = alice_client.get(f"/decks/new/?from={source.slug}")
+    assert json.loads(page.context["draft_json"]) == deck_content(source).to_json()
+    assert page.context["dirty"] is True and Deck.objects.filter(name=source.name).count() == 1
+
+
+def test_a_new_deck_starts_from_a_pasted_list_of_names_and_ids(alice_client):
+    player = Card.objects.filter(kind="player", card_set_id="BS").order_by("number").first()
+    keeper = Card.objects.filter(kind="goalkeeper", card_set_id="BS").order_by("number").first()
+    text = f"4x {player.name.upper()}\n{keeper.name}\n2 bs-2\nbench:\n1 BS-003"
+    page = alice_client.post("/decks/builder/start/", {"text": text})
+    draft_data = json.loads(page.context["draft_json"])
+    # A name printed in several sets picks its first printing.
+    assert Card.objects.get(id=draft_data["goalkeeper"]).name == keeper.name
+    named = [c for c in draft_data["deck"] if Card.objects.get(id=c).name == player.name]
+    assert named and draft_data["deck"][named[0]] >= 4 and draft_data["deck"]["BS-002"] >= 2
+    assert draft_data["bench"] == {"BS-003": 1}
+    assert not Deck.objects.filter(owner__username="alice").exists()
+
+
+def test_a_pasted_list_with_an_unknown_name_names_its_line(alice_client):
+    page = alice_client.post("/decks/builder/start/", {"text": "4 BS-001\n2 Nobody At All"})
+    assert page.status_code == 400
+    assert "line 2" in page.content.decode() and "Nobody At All" in page.content.decode()
