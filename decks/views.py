@@ -8,6 +8,7 @@ from fractions import Fraction
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import Count
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -27,12 +28,15 @@ from decks.legality import content_problems
 from decks.models import Deck
 from decks.selectors import (
     catalog_names,
+    deck_columns,
     deck_content,
     deck_for_owner,
     deck_for_viewer,
+    deck_is_starred,
     deck_source_shown_to,
     public_decks,
     sample_decks,
+    starred_decks,
     user_decks,
 )
 from decks.services import (
@@ -43,6 +47,7 @@ from decks.services import (
     deck_delete,
     deck_import_text,
     deck_save,
+    deck_star_set,
     unknown_card_lines,
 )
 from decks.text_format import LineError, parse_deck_text, parse_name_list
@@ -137,18 +142,29 @@ def _int_param(request, name: str, default: int, low: int, high: int) -> int:
 def deck_index(request):
     form = DeckSearchForm(request.GET or None)
     filters = form.cleaned_data if form.is_valid() else {}
-    decks = public_decks(
-        name=filters.get("name", ""),
-        card=filters.get("card", ""),
-        owner=filters.get("owner", ""),
-        legal_only=filters.get("legal", False),
-    )
+    team = filters.get("team")
+    chosen = {
+        "name": filters.get("name", ""),
+        "card": filters.get("card", ""),
+        "owner": filters.get("owner", ""),
+        "team": team.pk if team else "",
+        "legal_only": filters.get("legal", False),
+        "sort": filters.get("sort") or "newest",
+    }
+    decks = public_decks(**chosen, sample=False)
     page = Paginator(decks, INDEX_PAGE_SIZE).get_page(request.GET.get("page"))
+    samples = list(public_decks(**{**chosen, "sort": chosen["sort"]}, sample=True))
+    columns = deck_columns([*page.object_list, *samples])
     params = request.GET.copy()
     params.pop("page", None)
-    return render(
-        request, "decks/index.html", {"form": form, "page": page, "params": params.urlencode()}
-    )
+    context = {
+        "form": form,
+        "page": page,
+        "rows": [(d, columns[d.pk]) for d in page.object_list],
+        "sample_rows": [(d, columns[d.pk]) for d in samples],
+        "params": params.urlencode(),
+    }
+    return render(request, "decks/index.html", context)
 
 
 @require_GET
@@ -201,6 +217,7 @@ def deck_detail(request, slug):
         "odds_table": odds_table,
         "opening_hand": odds.OPENING_HAND,
         "version": deck.versions.order_by("-number").first(),
+        **_star_context(request, deck),
     }
     return render(request, "decks/detail.html", context)
 
@@ -352,6 +369,38 @@ def deck_copy_view(request, slug):
     deck = deck_copy(deck=source, owner=request.user)
     messages.success(request, _("Copied into your decks. The copy is private."))
     return redirect(deck)
+
+
+@login_required
+@require_POST
+def deck_star_view(request, slug):
+    """Star or unstar a deck (`starred` = 1 or 0); htmx gets the button back, others a redirect."""
+    deck = deck_for_viewer(slug=slug, user=request.user)
+    starred = request.POST.get("starred") == "1"
+    try:
+        deck_star_set(user=request.user, deck=deck, starred=starred)
+    except DeckSaveError as exc:
+        return HttpResponse(" ".join(exc.messages), status=400, content_type="text/plain")
+    if request.headers.get("HX-Request"):
+        return render(request, "decks/_star.html", _star_context(request, deck))
+    return redirect(deck)
+
+
+def _star_context(request, deck: Deck) -> dict:
+    return {
+        "deck": deck,
+        "starred": deck_is_starred(deck=deck, user=request.user),
+        "star_count": deck.stars.count(),
+        "can_star": deck.is_public or deck.owner_id == request.user.id,
+    }
+
+
+@login_required
+@require_GET
+def deck_starred(request):
+    decks = list(starred_decks(user=request.user).annotate(star_count=Count("stars")))
+    columns = deck_columns(decks)
+    return render(request, "decks/starred.html", {"rows": [(d, columns[d.pk]) for d in decks]})
 
 
 @login_required

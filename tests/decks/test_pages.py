@@ -201,13 +201,49 @@ def test_the_public_index_searches_by_name_card_owner_and_legality(anon_client, 
     deck_create(owner=alice, name="Kashima draft", visibility="public")
     page = anon_client.get("/decks/?name=kashima")
     names = [d.name for d in page.context["page"].object_list]
-    assert "Kashima draft" in names and "Kashima Antlers 2000" in names
+    # Prebuilt sample decks have a section of their own below the users' decks.
+    samples = [d.name for d, _col in page.context["sample_rows"]]
+    assert names == ["Kashima draft"] and "Kashima Antlers 2000" in samples
     legal = anon_client.get("/decks/?name=kashima&legal=on").context["page"].object_list
     assert "Kashima draft" not in [d.name for d in legal]
-    by_owner = anon_client.get("/decks/?owner=cardlab").context["page"].paginator.count
-    assert by_owner == 6
-    by_card = anon_client.get("/decks/?card=CD01-018").context["page"].object_list
-    assert [d.slug for d in by_card] == ["sample-cd01-kashima-antlers-2001"]
+    by_owner = anon_client.get("/decks/?owner=cardlab").context["sample_rows"]
+    assert len(by_owner) == 6
+    by_card = anon_client.get("/decks/?card=CD01-018").context["sample_rows"]
+    assert [d.slug for d, _col in by_card] == ["sample-cd01-kashima-antlers-2001"]
+
+
+def test_the_index_sorts_filters_by_team_and_shows_main_team_and_totals(anon_client, alice):
+    deck_create(owner=alice, name="Zeta empty", visibility="public")
+    page = anon_client.get("/decks/?team=kashima&sort=name")
+    rows = page.context["sample_rows"]
+    assert rows and all("Kashima" in d.name or col["team"] for d, col in rows)
+    deck, col = next((d, c) for d, c in rows if d.slug == "sample-cd00-kashima-antlers-2000")
+    assert col["team"].code == "kashima"
+    expected = sum(e.card.shoot * e.quantity for e in deck.entries.filter(zone="deck"))
+    assert col["totals"]["shoot"] == expected
+    assert "Zeta empty" not in [d.name for d in page.context["page"].object_list]
+    by_name = anon_client.get("/decks/?sort=name").context["sample_rows"]
+    assert [d.name for d, _c in by_name] == sorted(d.name for d, _c in by_name)
+
+
+def test_a_user_stars_a_public_deck_lists_it_and_the_page_counts_it(alice_client, bob_client):
+    deck = Deck.objects.get(slug="sample-cd00-kashima-antlers-2000")
+    star = alice_client.post(f"/decks/{deck.slug}/star/", {"starred": "1"}, HTTP_HX_REQUEST="true")
+    assert star.status_code == 200 and "Starred" in star.content.decode()
+    bob_client.post(f"/decks/{deck.slug}/star/", {"starred": "1"})
+    alice_client.post(f"/decks/{deck.slug}/star/", {"starred": "1"})  # twice: still one star
+    assert alice_client.get(deck.get_absolute_url()).context["star_count"] == 2
+    starred = alice_client.get("/decks/starred/").context["rows"]
+    assert [d.slug for d, _c in starred] == [deck.slug]
+    alice_client.post(f"/decks/{deck.slug}/star/", {"starred": "0"})
+    assert alice_client.get("/decks/starred/").context["rows"] == []
+
+
+def test_a_private_deck_of_someone_else_cannot_be_starred(bob_client, decks_by_visibility):
+    unlisted = decks_by_visibility["unlisted"]
+    assert bob_client.post(f"/decks/{unlisted.slug}/star/", {"starred": "1"}).status_code == 400
+    private = decks_by_visibility["private"]
+    assert bob_client.post(f"/decks/{private.slug}/star/", {"starred": "1"}).status_code == 404
 
 
 def test_sign_up_log_in_change_and_reset_the_password(client, django_user_model):
