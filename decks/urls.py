@@ -11,6 +11,7 @@ deck_patterns = [
     path("mine/download.zip", views.my_decks_download, {"fmt": "zip"}, name="download-zip"),
     path("mine/download.json", views.my_decks_download, {"fmt": "json"}, name="download-json"),
     path("builder/preview/", views.builder_preview, name="builder-preview"),
+    path("builder/description/", views.description_preview, name="description-preview"),
     path("builder/start/", views.builder_start, name="builder-start"),
     path("builder/cards/", views.builder_cards, name="builder-cards"),
     path("<slug:slug>/", views.deck_detail, name="detail"),
@@ -21,6 +22,8 @@ deck_patterns = [
     path("<slug:slug>/versions/", views.deck_versions, name="versions"),
     path("<slug:slug>/export.txt", views.deck_export_text, name="export-text"),
     path("<slug:slug>/export.json", views.deck_export_json, name="export-json"),
+    path("<slug:slug>/export.md", views.deck_export_markdown, name="export-markdown"),
+    path("<slug:slug>/names.txt", views.deck_export_names, name="export-names"),
     path("<slug:slug>/print/", views.deck_print, name="print"),
 ]
 urlpatterns = [path("decks/", include(deck_patterns))]

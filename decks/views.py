@@ -12,6 +12,7 @@ from django.db.models import Count
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -21,7 +22,8 @@ from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search
 from decks import odds, summary
 from decks.content import ContentError, DeckContent, content_diff
-from decks.export import deck_as_json, deck_as_text
+from decks.description import description_html
+from decks.export import deck_as_json, deck_as_markdown, deck_as_name_list, deck_as_text
 from decks.extensions import deck_sections
 from decks.forms import DeckDetailsForm, DeckImportForm, DeckSearchForm
 from decks.legality import content_problems
@@ -217,6 +219,7 @@ def deck_detail(request, slug):
         "odds_table": odds_table,
         "opening_hand": odds.OPENING_HAND,
         "version": deck.versions.order_by("-number").first(),
+        "description_html": description_html(deck.description),
         **_star_context(request, deck),
     }
     return render(request, "decks/detail.html", context)
@@ -324,6 +327,15 @@ def builder_start(request):
         initial={"visibility": Deck.Visibility.PRIVATE, "name": parsed.name or ""}
     )
     return _builder_page(request, deck=None, form=form, content=parsed.content(), dirty=True)
+
+
+@require_POST
+def description_preview(request):
+    """Return a description's Markdown rendered and sanitised, as the deck page will show it."""
+    html = description_html(request.POST.get("description", "")[:2000])
+    if not html:
+        html = format_html('<p class="muted small">{}</p>', _("Nothing to preview yet."))
+    return HttpResponse(html)
 
 
 @require_POST
@@ -500,6 +512,27 @@ def deck_export_json(request, slug):
 
 
 @require_GET
+def deck_export_markdown(request, slug):
+    deck = deck_for_viewer(slug=slug, user=request.user)
+    url = request.build_absolute_uri(deck.get_absolute_url())
+    response = HttpResponse(
+        deck_as_markdown(deck, url=url), content_type="text/plain; charset=utf-8"
+    )
+    if "download" in request.GET:
+        response["Content-Disposition"] = f'attachment; filename="{_filename(deck, "md")}"'
+    return response
+
+
+@require_GET
+def deck_export_names(request, slug):
+    deck = deck_for_viewer(slug=slug, user=request.user)
+    response = HttpResponse(deck_as_name_list(deck), content_type="text/plain; charset=utf-8")
+    if "download" in request.GET:
+        response["Content-Disposition"] = f'attachment; filename="{_filename(deck, "names.txt")}"'
+    return response
+
+
+@require_GET
 def deck_print(request, slug):
     deck = deck_for_viewer(slug=slug, user=request.user)
     content = deck_content(deck)
@@ -511,6 +544,8 @@ def deck_print(request, slug):
         "stats": summary.deck_stats(content, cards),
         "bench_count": sum(content.bench.values()),
         "printed": timezone.localdate(),
+        "deck_url": request.build_absolute_uri(deck.get_absolute_url()),
+        "has_sample_cards": any(card.is_sample for card in cards.values()),
         "version": deck.versions.order_by("-number").first(),
     }
     return render(request, "decks/print.html", context)

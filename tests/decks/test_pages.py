@@ -331,3 +331,43 @@ def test_a_pasted_list_with_an_unknown_name_names_its_line(alice_client):
     page = alice_client.post("/decks/builder/start/", {"text": "4 BS-001\n2 Nobody At All"})
     assert page.status_code == 400
     assert "line 2" in page.content.decode() and "Nobody At All" in page.content.decode()
+
+
+def test_the_deck_page_renders_its_markdown_description_sanitised(anon_client, alice):
+    deck = deck_create(
+        owner=alice,
+        name="Notes",
+        visibility="public",
+        description="**Press** high <script>alert(1)</script> [x](javascript:alert(2))",
+    )
+    body = anon_client.get(deck.get_absolute_url()).content.decode()
+    assert "<strong>Press</strong>" in body
+    assert "alert(1)" not in body and "javascript:alert(2)" not in body
+
+
+def test_the_builder_previews_a_description_as_the_deck_page_will_show_it(alice_client):
+    page = alice_client.post("/decks/builder/description/", {"description": "*one* <b onclick=x>"})
+    assert "<em>one</em>" in page.content.decode() and "onclick" not in page.content.decode()
+
+
+def test_markdown_and_name_list_exports_of_a_deck(anon_client, alice_client):
+    deck = Deck.objects.get(slug="sample-cd00-kashima-antlers-2000")
+    md = anon_client.get(f"/decks/{deck.slug}/export.md").content.decode()
+    assert md.startswith("## Kashima Antlers 2000") and "- 5× " in md and "(sample)" in md
+    assert f"http://testserver/decks/{deck.slug}/" in md
+    names = anon_client.get(f"/decks/{deck.slug}/names.txt?download")
+    assert names["Content-Disposition"].endswith('.names.txt"')
+    lines = names.content.decode().splitlines()
+    assert sum(int(line.split()[0]) for line in lines if line != "bench:") == 61  # 60 + keeper
+    # The list pastes back into the builder as a deck of the same size.
+    again = alice_client.post("/decks/builder/start/", {"text": names.content.decode()})
+    draft_data = json.loads(again.context["draft_json"])
+    assert sum(draft_data["deck"].values()) == 60 and draft_data["goalkeeper"]
+
+
+def test_the_print_sheet_has_a_favicon_marks_samples_and_points_at_the_deck(anon_client):
+    deck = Deck.objects.get(slug="sample-cd00-kashima-antlers-2000")
+    body = anon_client.get(f"/decks/{deck.slug}/print/").content.decode()
+    assert 'rel="icon"' in body and "(sample)" in body
+    footer = body[body.index('class="sheet-foot"') :]
+    assert f"http://testserver/decks/{deck.slug}/ " in footer and "/print/" not in footer
