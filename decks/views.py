@@ -53,6 +53,7 @@ from decks.services import (
     unknown_card_lines,
 )
 from decks.text_format import LineError, parse_deck_text, parse_name_list
+from decks.version_text import version_summary
 
 SEARCH_RESULTS = 40
 INDEX_PAGE_SIZE = 30
@@ -480,6 +481,8 @@ def deck_versions(request, slug):
             "renamed": a.name != b.name,
             "empty": diff.is_empty and a.name == b.name,
         }
+    for version in versions:
+        version.summary_shown = version_summary(version.summary)
     return render(
         request,
         "decks/versions.html",

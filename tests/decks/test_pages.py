@@ -371,3 +371,22 @@ def test_the_print_sheet_has_a_favicon_marks_samples_and_points_at_the_deck(anon
     assert 'rel="icon"' in body and "(sample)" in body
     footer = body[body.index('class="sheet-foot"') :]
     assert f"http://testserver/decks/{deck.slug}/ " in footer and "/print/" not in footer
+
+
+def test_the_history_says_version_summaries_in_japanese(alice_client, alice, legal_content):
+    deck = deck_create(owner=alice, name="History", content=legal_content)
+    first = next(iter(legal_content.deck))
+    deck_save(
+        deck=deck,
+        editor=alice,
+        content=replace(legal_content, deck={**legal_content.deck, first: 4}),
+        name="History 2",
+        visibility="public",
+    )
+    page = alice_client.get(f"/decks/{deck.slug}/versions/", HTTP_ACCEPT_LANGUAGE="ja")
+    shown = [v.summary_shown for v in page.context["versions"]]
+    assert shown[1].startswith("作成、デッキ +6 ")
+    assert shown[0] == f"「History 2」に名前を変更、公開範囲 非公開 → 公開、デッキ −2 {first}"
+    english = alice_client.get(f"/decks/{deck.slug}/versions/", HTTP_ACCEPT_LANGUAGE="en")
+    said = english.context["versions"][0].summary_shown
+    assert said == f"renamed to “History 2”; visibility Private → Public; deck −2 {first}"
