@@ -390,3 +390,15 @@ def test_the_history_says_version_summaries_in_japanese(alice_client, alice, leg
     english = alice_client.get(f"/decks/{deck.slug}/versions/", HTTP_ACCEPT_LANGUAGE="en")
     said = english.context["versions"][0].summary_shown
     assert said == f"renamed to “History 2”; visibility Private → Public; deck −2 {first}"
+
+
+def test_sign_up_errors_are_japanese_and_one_per_line(client):
+    client.cookies["django_language"] = "ja"
+    page = client.post(
+        "/accounts/signup/", {"username": "bo b", "password1": "abc", "password2": "abc"}
+    )
+    body = page.content.decode()
+    errors = re.findall(r'<li class="field-error">([^<]+)</li>', body)
+    assert len(errors) >= 3  # username, too short, too common: each its own item
+    assert all(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", e) for e in errors)
+    assert '<ul class="field-errors" id="id_password2_error">' in body
