@@ -16,7 +16,9 @@ POLICY_CHOICES = [
 
 
 class SimulationForm(forms.Form):
-    kind = forms.ChoiceField(choices=SimulationBatch.Kind.choices, initial="goldfish")
+    kind = forms.ChoiceField(
+        choices=SimulationBatch.Kind.choices, initial="goldfish", label=_("Kind")
+    )
     deck_b = forms.ModelChoiceField(
         queryset=None, required=False, label=_("Opponent deck"), empty_label=_("(default)")
     )
