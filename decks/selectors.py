@@ -12,7 +12,7 @@ from django.http import Http404
 from catalog.models import Card, Team
 from decks.content import DeckContent
 from decks.legality import content_problems
-from decks.models import Deck, DeckEntry
+from decks.models import Deck, DeckEntry, DeckVersion
 from decks.text_format import normalize
 from play.engine.legality import Problem
 
@@ -255,3 +255,8 @@ def starred_decks(*, user) -> QuerySet[Deck]:
 def deck_is_starred(*, deck: Deck, user) -> bool:
     user = _user_or_none(user)
     return user is not None and deck.stars.filter(user=user).exists()
+
+
+def latest_version(deck: Deck) -> DeckVersion | None:
+    """Return the deck's newest saved version, or None."""
+    return deck.versions.order_by("-number").first()

@@ -7,6 +7,19 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+WORKER_FIXTURES = {"workers", "filesystem_broker"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "workers: starts real Celery worker processes")
+
+
+def pytest_collection_modifyitems(items):
+    """Mark the tests that start real Celery workers, so `make test-fast` can leave them out."""
+    for item in items:
+        if WORKER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.workers)
+
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
@@ -27,6 +40,22 @@ def empty_cache():
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def english_by_default():
+    """Start every test in the default language: a request in Japanese leaves the thread's
+    language active, and messages built outside a request (search errors) follow it."""
+    from django.conf import settings
+
+    if not settings.configured:
+        yield
+        return
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture
