@@ -223,6 +223,9 @@ def deck_detail(request, slug):
         "description_html": description_html(deck.description),
         **_star_context(request, deck),
     }
+    # The owner is told when the newest version was made by a catalog change (sample → real).
+    latest = context["version"]
+    context["catalog_notice"] = latest if latest is not None and latest.catalog_change else None
     return render(request, "decks/detail.html", context)
 
 

@@ -32,6 +32,34 @@
     ];
   }
 
+  // Draws each bar's 95% interval (dataset.intervals: [[low, high] | null, ...], in the bar's
+  // units) as a vertical line with caps, so a chart that promises intervals shows them.
+  var intervalBars = {
+    id: "intervalBars",
+    afterDatasetsDraw: function (chart) {
+      var ctx = chart.ctx, y = chart.scales.y, drawn = 0;
+      chart.data.datasets.forEach(function (set, i) {
+        if (!set.intervals || !chart.isDatasetVisible(i)) return;
+        chart.getDatasetMeta(i).data.forEach(function (bar, j) {
+          var iv = set.intervals[j];
+          if (!iv || bar.x == null) return;
+          var top = y.getPixelForValue(iv[1]), bottom = y.getPixelForValue(iv[0]);
+          var half = Math.min(8, (bar.width || 12) / 4);
+          ctx.save();
+          ctx.strokeStyle = "#111";
+          ctx.lineWidth = 1.5;
+          ctx.beginPath();
+          ctx.moveTo(bar.x, top); ctx.lineTo(bar.x, bottom);
+          ctx.moveTo(bar.x - half, top); ctx.lineTo(bar.x + half, top);
+          ctx.moveTo(bar.x - half, bottom); ctx.lineTo(bar.x + half, bottom);
+          ctx.stroke();
+          ctx.restore();
+          drawn += 1;
+        });
+      });
+      chart.canvas.dataset.intervals = String(drawn);
+    }
+  };
   var builders = {
     "deck-stats": function (canvas) {
       var data = jsonOf(canvas.dataset.json);
@@ -72,18 +100,37 @@
       var groups = ["onside", "random", "normal"];
       var names = groups.map(function (g) { return label(canvas, g.charAt(0).toUpperCase() + g.slice(1), g); });
       var colours = [green, amber, blue];
-      var sets = [];
-      variants.forEach(function (v, i) {
-        function at(g, f) { var k = v.kicker_wins[g]; return k && k.n ? f(k) : null; }
-        sets.push({ label: v.label, data: groups.map(function (g) { return at(g, function (k) { return k.rate * 100; }); }), backgroundColor: colours[i % colours.length] });
-        var ends = intervalSets(canvas,
-          groups.map(function (g) { return at(g, function (k) { return k.interval ? k.interval[0] * 100 : null; }); }),
-          groups.map(function (g) { return at(g, function (k) { return k.interval ? k.interval[1] * 100 : null; }); }));
-        ends.forEach(function (s) { s.label = v.label + " · " + s.label; });
-        sets = sets.concat(ends);
-      });
-      return { type: "bar", data: { labels: names, datasets: sets },
-        options: { animation: false, scales: { y: { min: 0, max: 100, title: { display: true, text: "%" } } } } };
+      return {
+        type: "bar",
+        data: { labels: names, datasets: variants.map(function (v, i) {
+          return {
+            label: v.label,
+            data: groups.map(function (g) { var k = v.kicker_wins[g]; return k.n ? k.rate * 100 : null; }),
+            intervals: groups.map(function (g) { var k = v.kicker_wins[g]; return k.n && k.interval ? [k.interval[0] * 100, k.interval[1] * 100] : null; }),
+            backgroundColor: colours[i % colours.length]
+          };
+        }) },
+        options: { animation: false, scales: { y: { min: 0, max: 100, title: { display: true, text: "%" } } } },
+        plugins: [intervalBars]
+      };
+    },
+    "td-heat": function (canvas, results) {
+      // a sweep's cells: the random-kicking team's margin a game, with its interval
+      var cells = (results.sweep && results.sweep.cells) || [];
+      return {
+        type: "bar",
+        data: {
+          labels: cells.map(function (c) { return Object.keys(c.values).map(function (k) { return k + "=" + c.values[k]; }).join(", "); }),
+          datasets: [{
+            label: canvas.dataset.label || "margin",
+            data: cells.map(function (c) { return c.figures.margin.value; }),
+            intervals: cells.map(function (c) { return c.figures.margin.interval; }),
+            backgroundColor: cells.map(function (c) { return c.figures.margin.value >= 0 ? green : amber; })
+          }]
+        },
+        options: { animation: false, plugins: { legend: { display: false } } },
+        plugins: [intervalBars]
+      };
     }
   };
 
