@@ -21,6 +21,7 @@ from django.db.models.expressions import OrderBy
 
 from catalog.data import TEAMS
 from catalog.models import Team, normalize_text
+from catalog.search_messages import syntax_message
 
 # Limits keep the SQL within what both databases accept (SQLite's expression depth is 1000).
 MAX_QUERY_LENGTH = 1000
@@ -38,9 +39,7 @@ class QuerySyntaxError(ValueError):
         self.problem = problem
         self.position = position  # 0-based offset into the query text
         self.hint = hint
-        message = f"{problem} at column {position + 1}"
-        if hint:
-            message += f" ({hint})"
+        message = syntax_message(problem, position, hint)  # in the reader's language
         self.message = message
         super().__init__(message)
 

@@ -4,6 +4,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from catalog.models import Team
 from decks.models import Deck
 
 MAX_UPLOAD_BYTES = 200_000
@@ -53,7 +54,24 @@ class DeckSearchForm(forms.Form):
     name = forms.CharField(label=_("Name"), required=False, max_length=100)
     card = forms.CharField(label=_("Contains card (id or name)"), required=False, max_length=100)
     owner = forms.CharField(label=_("Owner"), required=False, max_length=150)
+    team = forms.ModelChoiceField(
+        label=_("Holds cards of team"),
+        queryset=Team.objects.order_by("name"),
+        required=False,
+        to_field_name="pk",
+    )
     legal = forms.BooleanField(label=_("Legal decks only"), required=False)
+    sort = forms.ChoiceField(
+        label=_("Sort by"),
+        required=False,
+        choices=[
+            ("newest", _("Newest")),
+            ("name", _("Name")),
+            ("owner", _("Owner")),
+            ("legal", _("Legal first")),
+            ("stars", _("Most stars")),
+        ],
+    )
 
 
 class SignUpForm(UserCreationForm):

@@ -128,3 +128,20 @@ class DeckVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deck_id} v{self.number}"
+
+
+class DeckStar(models.Model):
+    """A user's favourite: one star per user and deck (public decks only, see decks/services)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="stars")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "deck"], name="deckstar_one_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} ★ {self.deck_id}"

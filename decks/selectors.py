@@ -6,13 +6,14 @@ to anyone with the share slug but are listed nowhere; public decks are listed an
 
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 from django.http import Http404
 
-from catalog.models import Card
+from catalog.models import Card, Team
 from decks.content import DeckContent
 from decks.legality import content_problems
 from decks.models import Deck, DeckEntry, DeckVersion
+from decks.text_format import normalize
 from play.engine.legality import Problem
 
 
@@ -82,11 +83,32 @@ def deck_source_shown_to(deck: Deck, user):
     return None
 
 
+DECK_SORTS = {
+    "newest": ("-updated_at", "id"),
+    "name": ("name", "id"),
+    "owner": ("owner__username", "name", "id"),
+    "legal": ("-is_legal", "-updated_at", "id"),
+    "stars": ("-star_count", "-updated_at", "id"),
+}
+
+
 def public_decks(
-    *, name: str = "", card: str = "", owner: str = "", legal_only: bool = False
+    *,
+    name: str = "",
+    card: str = "",
+    owner: str = "",
+    team: str = "",
+    legal_only: bool = False,
+    sample: bool | None = None,
+    sort: str = "newest",
 ) -> QuerySet[Deck]:
-    """Return public decks filtered by name, a card they contain (id or name), owner, legality."""
-    decks = Deck.objects.filter(visibility=Deck.Visibility.PUBLIC).select_related("owner")
+    """Return public decks filtered by name, a card they contain (id or name), owner, a team
+    whose cards they hold, legality and being a prebuilt sample; in the chosen order."""
+    decks = (
+        Deck.objects.filter(visibility=Deck.Visibility.PUBLIC)
+        .select_related("owner")
+        .annotate(star_count=Count("stars", distinct=True))
+    )
     if name.strip():
         decks = decks.filter(name__icontains=name.strip())
     if owner.strip():
@@ -101,9 +123,52 @@ def public_decks(
             | Q(goalkeeper__in=cards)
             | Q(pk_goalkeeper__in=cards)
         )
+    if team.strip():
+        decks = decks.filter(
+            Exists(DeckEntry.objects.filter(deck=OuterRef("pk"), card__team_id=team.strip()))
+        )
     if legal_only:
         decks = decks.filter(is_legal=True)
-    return decks.order_by("-is_sample", "-updated_at", "id")
+    if sample is not None:
+        decks = decks.filter(is_sample=sample)
+    return decks.order_by(*DECK_SORTS.get(sort, DECK_SORTS["newest"]))
+
+
+def deck_columns(decks: list[Deck]) -> dict[int, dict]:
+    """Return {deck id: {"team": Team | None, "totals": {stat: n}}} for a page of decks.
+
+    The main team is the one with the most deck copies (ties: the first by name); totals sum
+    shoot, keep and defense over every copy in the deck (bench excluded). Two queries.
+    """
+    ids = [d.pk for d in decks]
+    columns = {i: {"team": None, "totals": {"shoot": 0, "keep": 0, "defense": 0}} for i in ids}
+    rows = (
+        DeckEntry.objects.filter(deck_id__in=ids, zone=DeckEntry.Zone.DECK)
+        .values("deck_id")
+        .annotate(
+            shoot=Sum(F("card__shoot") * F("quantity")),
+            keep=Sum(F("card__keep") * F("quantity")),
+            defense=Sum(F("card__defense") * F("quantity")),
+        )
+    )
+    for row in rows:
+        columns[row["deck_id"]]["totals"] = {s: row[s] or 0 for s in ("shoot", "keep", "defense")}
+    teams = (
+        DeckEntry.objects.filter(
+            deck_id__in=ids, zone=DeckEntry.Zone.DECK, card__team__isnull=False
+        )
+        .values("deck_id", "card__team")
+        .annotate(copies=Sum("quantity"))
+    )
+    best: dict[int, tuple[int, str]] = {}
+    for row in teams:
+        key = (-row["copies"], row["card__team"])
+        if row["deck_id"] not in best or key < best[row["deck_id"]]:
+            best[row["deck_id"]] = key
+    by_id = Team.objects.in_bulk([team for _n, team in best.values()])
+    for deck_id, (_n, team) in best.items():
+        columns[deck_id]["team"] = by_id.get(team)
+    return columns
 
 
 def public_decks_using(card: Card) -> QuerySet[Deck]:
@@ -156,6 +221,40 @@ def deck_problems_now(deck: Deck) -> list[Problem]:
     """Return the saved deck's problems as the catalog stands now."""
     content = deck_content(deck)
     return content_check(content)[0]
+
+
+def sample_decks() -> QuerySet[Deck]:
+    """Return the public prebuilt sample decks, by name."""
+    return Deck.objects.filter(is_sample=True, visibility=Deck.Visibility.PUBLIC).order_by("name")
+
+
+def catalog_names() -> dict[str, tuple[str, str]]:
+    """Return {normalised name: (card id, kind)} for English and Japanese names.
+
+    A name printed in several sets picks its first printing in catalog order.
+    """
+    names: dict[str, tuple[str, str]] = {}
+    for card_id, name, name_ja, kind in Card.objects.order_by(
+        "card_set__display_order", "number"
+    ).values_list("id", "name", "name_ja", "kind"):
+        for text in (name, name_ja):
+            if text:
+                names.setdefault(normalize(text), (card_id, kind))
+    return names
+
+
+def starred_decks(*, user) -> QuerySet[Deck]:
+    """Return the decks the user starred that they may still see, newest star first."""
+    return (
+        decks_readable_by(user)
+        .filter(Q(visibility=Deck.Visibility.PUBLIC) | Q(owner=user), stars__user=user)
+        .order_by("-stars__created_at", "id")
+    )
+
+
+def deck_is_starred(*, deck: Deck, user) -> bool:
+    user = _user_or_none(user)
+    return user is not None and deck.stars.filter(user=user).exists()
 
 
 def latest_version(deck: Deck) -> DeckVersion | None:

@@ -10,7 +10,7 @@ from django.utils.text import slugify
 from catalog.models import Card
 from decks.content import DeckContent, content_diff
 from decks.legality import content_problems
-from decks.models import Deck, DeckEntry, DeckVersion
+from decks.models import Deck, DeckEntry, DeckStar, DeckVersion
 from decks.selectors import UnknownCards, cards_of, deck_content
 from decks.text_format import LineError, ParsedDeck, parse_deck_text
 
@@ -250,3 +250,17 @@ def sample_decks_sync(*, pool, skipped_sets=()) -> int:
         )
         written += version is not None
     return written
+
+
+def deck_star_set(*, user, deck: Deck, starred: bool) -> int:
+    """Star or unstar a public deck (or the user's own) for the user; return its star count.
+
+    Starring twice or unstarring an unstarred deck changes nothing.
+    """
+    if starred:
+        if not (deck.is_public or deck.owner_id == user.id):
+            raise DeckSaveError(["Only public decks can be starred."])
+        DeckStar.objects.get_or_create(user=user, deck=deck)
+    else:
+        DeckStar.objects.filter(user=user, deck=deck).delete()
+    return deck.stars.count()

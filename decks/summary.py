@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from django.db.models import Case, Value, When
 from django.utils.translation import gettext_lazy as _
 
 from catalog.models import Card
@@ -60,6 +61,57 @@ def zone_groups(entries: Mapping[str, int], cards: Mapping[str, Card]) -> list[G
         card = cards[card_id]
         groups[group_key(card)].rows.append(Row(card, entries[card_id]))
     return [group for group in groups.values() if group.rows]
+
+
+# The builder's result orders: key -> (label, ORM ordering); each also groups the results.
+RESULT_SORTS = {
+    "position": (_("Position"), ("group_rank", "card_set__display_order", "number")),
+    "team": (_("Team"), ("team__name", "card_set__display_order", "number")),
+    "set": (_("Set"), ("card_set__display_order", "number")),
+    "shoot": (_("Shoot"), ("-shoot", "card_set__display_order", "number")),
+    "keep": (_("Keep"), ("-keep", "card_set__display_order", "number")),
+    "defense": (_("Defense"), ("-defense", "card_set__display_order", "number")),
+}
+
+
+def results_sorted(cards, *, sort: str):
+    """Return search results in the chosen order (the query's own order when none is chosen)."""
+    if sort not in RESULT_SORTS:
+        return cards
+    if sort == "position":
+        cards = cards.annotate(
+            group_rank=Case(
+                When(kind=Card.Kind.EVENT, then=Value(len(GROUPS))),
+                *(When(position=key, then=Value(i)) for i, (key, _l) in enumerate(GROUPS)),
+                default=Value(len(GROUPS)),
+            )
+        )
+    return cards.order_by(*RESULT_SORTS[sort][1])
+
+
+def _result_group(card: Card, sort: str) -> str:
+    if sort == "position":
+        return str(dict(GROUPS)[group_key(card)])
+    if sort == "team":
+        return card.team.display_name if card.team else str(_("No team"))
+    if sort == "set":
+        return card.card_set.display_name
+    if card.kind == Card.Kind.EVENT:
+        return str(_("Events"))
+    return f"{dict(RESULT_SORTS)[sort][0]} {getattr(card, sort)}"
+
+
+def result_groups(cards: list[Card], *, sort: str) -> list[dict]:
+    """Return the results as consecutive groups under a heading (one unnamed group if unsorted)."""
+    if sort not in RESULT_SORTS:
+        return [{"label": "", "cards": cards}] if cards else []
+    groups: list[dict] = []
+    for card in cards:
+        label = _result_group(card, sort)
+        if not groups or groups[-1]["label"] != label:
+            groups.append({"label": label, "cards": []})
+        groups[-1]["cards"].append(card)
+    return groups
 
 
 def counters(content: DeckContent, cards: Mapping[str, Card]) -> dict:

@@ -8,6 +8,7 @@ the same `LineError`s so an import reports everything together.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -83,11 +84,12 @@ def _card_id(text: str) -> str | None:
     return f"{set_code}-{int(number):03d}"
 
 
-def parse_deck_text(text: str) -> ParsedDeck:
+def parse_deck_text(text: str, *, default_section: str | None = None) -> ParsedDeck:
     """Return the parsed deck; `errors` lists every bad line by its 1-based number.
 
     The good lines are parsed even when others are bad, so a caller can check their ids too
-    and report everything at once.
+    and report everything at once. With `default_section`, card lines before any section
+    header belong to it (a pasted list of "4 BS-012" lines).
     """
     parsed = ParsedDeck()
     errors = parsed.errors
@@ -95,7 +97,7 @@ def parse_deck_text(text: str) -> ParsedDeck:
     if len(lines) > MAX_LINES:
         errors.append(LineError(MAX_LINES + 1, f"a deck text has at most {MAX_LINES} lines"))
         return parsed
-    section: str | None = None
+    section: str | None = default_section
     seen: dict[str, int] = {}
     for number, raw in enumerate(lines, start=1):
         line = raw.strip().lstrip("\ufeff")
@@ -173,6 +175,61 @@ def parse_deck_text(text: str) -> ParsedDeck:
         if not problem:
             getattr(parsed, section).append(CardLine(number, card, quantity))
     return parsed
+
+
+_LIST_LINE = re.compile(r"^(?:(\d+)\s*[xX×]?\s+)?(.+?)$")
+
+
+def parse_name_list(text: str, names: Mapping[str, tuple[str, str]]) -> ParsedDeck:
+    """Return a deck read from a plain list ("4 Kenta Arai", "2x BS-012", "Some Keeper").
+
+    `names` maps a normalised card name (see `normalize`) to (card id, kind). A line without a
+    quantity means one copy; the first goalkeeper named becomes the goalkeeper, others go to
+    the bench; `bench:` starts the bench. Unknown names are errors with their line number.
+    """
+    parsed = ParsedDeck()
+    section = "deck"
+    lines = text.splitlines()
+    if len(lines) > MAX_LINES:
+        parsed.errors.append(LineError(MAX_LINES + 1, f"a deck text has at most {MAX_LINES} lines"))
+        return parsed
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip().lstrip("\ufeff")
+        if not line or line.startswith("#"):
+            continue
+        header = _SECTION.match(line)
+        if header:
+            section = "bench" if header.group(1).lower() == "bench" else "deck"
+            continue
+        key = _KEY.match(line)
+        if key and _key_name(key.group(1)) == "name":
+            parsed.name = key.group(2).strip()[:100] or None
+            continue
+        match = _LIST_LINE.match(line)
+        quantity = int(match.group(1)) if match.group(1) else 1
+        rest = match.group(2).strip()
+        first = _card_id(rest.split()[0])
+        found = (first, "") if first else names.get(normalize(rest))
+        if found is None:
+            parsed.errors.append(LineError(number, f"no card is named {rest!r}"))
+            continue
+        if not 1 <= quantity <= MAX_QUANTITY:
+            parsed.errors.append(
+                LineError(number, f"quantity {quantity} is not from 1 to {MAX_QUANTITY}")
+            )
+            continue
+        card, kind = found
+        if kind == "goalkeeper" and parsed.goalkeeper is None and section == "deck":
+            parsed.goalkeeper = CardLine(number, card, 1)
+            continue
+        zone = "bench" if kind == "goalkeeper" else section
+        getattr(parsed, zone).append(CardLine(number, card, quantity))
+    return parsed
+
+
+def normalize(name: str) -> str:
+    """Return a card name folded for matching a pasted list (width, case and spaces)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 def _one_line(text: str) -> str:

@@ -8,9 +8,11 @@ from fractions import Fraction
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db.models import Count
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -20,17 +22,23 @@ from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search
 from decks import odds, summary
 from decks.content import ContentError, DeckContent, content_diff
-from decks.export import deck_as_json, deck_as_text
+from decks.description import description_html
+from decks.export import deck_as_json, deck_as_markdown, deck_as_name_list, deck_as_text
 from decks.extensions import deck_sections
 from decks.forms import DeckDetailsForm, DeckImportForm, DeckSearchForm
 from decks.legality import content_problems
 from decks.models import Deck
 from decks.selectors import (
+    catalog_names,
+    deck_columns,
     deck_content,
     deck_for_owner,
     deck_for_viewer,
+    deck_is_starred,
     deck_source_shown_to,
     public_decks,
+    sample_decks,
+    starred_decks,
     user_decks,
 )
 from decks.services import (
@@ -41,7 +49,11 @@ from decks.services import (
     deck_delete,
     deck_import_text,
     deck_save,
+    deck_star_set,
+    unknown_card_lines,
 )
+from decks.text_format import LineError, parse_deck_text, parse_name_list
+from decks.version_text import version_summary
 
 SEARCH_RESULTS = 40
 INDEX_PAGE_SIZE = 30
@@ -94,10 +106,13 @@ def _draft_from(request) -> tuple[DeckContent, list[str]]:
         return DeckContent(), exc.messages
 
 
-def _builder_page(request, *, deck, form, content, errors=(), dirty=False, status=200):
+def _builder_page(request, *, deck, form, content, errors=(), dirty=False, status=200, **extra):
     goalkeepers = Card.objects.filter(kind=Card.Kind.GOALKEEPER).select_related("card_set")
     context = {
         "deck": deck,
+        "starters": sample_decks() if deck is None else [],
+        "result_sorts": [(key, label) for key, (label, _o) in summary.RESULT_SORTS.items()],
+        **extra,
         "form": form,
         "draft_json": json.dumps(content.to_json()),
         "errors": list(errors),
@@ -130,18 +145,29 @@ def _int_param(request, name: str, default: int, low: int, high: int) -> int:
 def deck_index(request):
     form = DeckSearchForm(request.GET or None)
     filters = form.cleaned_data if form.is_valid() else {}
-    decks = public_decks(
-        name=filters.get("name", ""),
-        card=filters.get("card", ""),
-        owner=filters.get("owner", ""),
-        legal_only=filters.get("legal", False),
-    )
+    team = filters.get("team")
+    chosen = {
+        "name": filters.get("name", ""),
+        "card": filters.get("card", ""),
+        "owner": filters.get("owner", ""),
+        "team": team.pk if team else "",
+        "legal_only": filters.get("legal", False),
+        "sort": filters.get("sort") or "newest",
+    }
+    decks = public_decks(**chosen, sample=False)
     page = Paginator(decks, INDEX_PAGE_SIZE).get_page(request.GET.get("page"))
+    samples = list(public_decks(**{**chosen, "sort": chosen["sort"]}, sample=True))
+    columns = deck_columns([*page.object_list, *samples])
     params = request.GET.copy()
     params.pop("page", None)
-    return render(
-        request, "decks/index.html", {"form": form, "page": page, "params": params.urlencode()}
-    )
+    context = {
+        "form": form,
+        "page": page,
+        "rows": [(d, columns[d.pk]) for d in page.object_list],
+        "sample_rows": [(d, columns[d.pk]) for d in samples],
+        "params": params.urlencode(),
+    }
+    return render(request, "decks/index.html", context)
 
 
 @require_GET
@@ -194,6 +220,8 @@ def deck_detail(request, slug):
         "odds_table": odds_table,
         "opening_hand": odds.OPENING_HAND,
         "version": deck.versions.order_by("-number").first(),
+        "description_html": description_html(deck.description),
+        **_star_context(request, deck),
     }
     # The owner is told when the newest version was made by a catalog change (sample → real).
     latest = context["version"]
@@ -205,8 +233,17 @@ def deck_detail(request, slug):
 @require_http_methods(["GET", "POST"])
 def deck_new(request):
     if request.method == "GET":
-        form = DeckDetailsForm(initial={"visibility": Deck.Visibility.PRIVATE})
-        return _builder_page(request, deck=None, form=form, content=DeckContent())
+        start = request.GET.get("from", "")
+        source = deck_for_viewer(slug=start, user=request.user) if start else None
+        form = DeckDetailsForm(
+            initial={
+                "visibility": Deck.Visibility.PRIVATE,
+                "name": source.name if source else "",
+                "description": source.description if source else "",
+            }
+        )
+        content = deck_content(source) if source else DeckContent()
+        return _builder_page(request, deck=None, form=form, content=content, dirty=bool(source))
     form = DeckDetailsForm(request.POST)
     content, errors = _draft_from(request)
     if form.is_valid() and not errors:
@@ -269,6 +306,42 @@ def deck_edit(request, slug):
     return _builder_page(request, deck=deck, form=form, content=content, errors=errors, dirty=True)
 
 
+@login_required
+@require_POST
+def builder_start(request):
+    """Open a new deck's builder on a pasted deck text or plain list (nothing is saved yet)."""
+    text = request.POST.get("text", "")
+    parsed = parse_deck_text(text, default_section="deck")
+    if parsed.errors:
+        parsed = parse_name_list(text, catalog_names())
+    line_errors = parsed.errors + unknown_card_lines(parsed)
+    if line_errors or not parsed.card_lines():
+        form = DeckDetailsForm(initial={"visibility": Deck.Visibility.PRIVATE})
+        return _builder_page(
+            request,
+            deck=None,
+            form=form,
+            content=DeckContent(),
+            start_text=text,
+            start_errors=sorted(line_errors, key=lambda e: e.line)
+            or [LineError(1, _("The text names no cards."))],
+            status=400,
+        )
+    form = DeckDetailsForm(
+        initial={"visibility": Deck.Visibility.PRIVATE, "name": parsed.name or ""}
+    )
+    return _builder_page(request, deck=None, form=form, content=parsed.content(), dirty=True)
+
+
+@require_POST
+def description_preview(request):
+    """Return a description's Markdown rendered and sanitised, as the deck page will show it."""
+    html = description_html(request.POST.get("description", "")[:2000])
+    if not html:
+        html = format_html('<p class="muted small">{}</p>', _("Nothing to preview yet."))
+    return HttpResponse(html)
+
+
 @require_POST
 def builder_preview(request):
     """Return the builder's columns, counters and problems for the posted draft (htmx)."""
@@ -279,12 +352,14 @@ def builder_preview(request):
 
 @require_GET
 def builder_cards(request):
-    """Return the builder's search results for a catalog query (htmx)."""
+    """Return the builder's search results for a catalog query, sorted and grouped (htmx)."""
     query = request.GET.get("q", "").strip()
+    sort = request.GET.get("sort", "")
+    sort = sort if sort in summary.RESULT_SORTS else ""
     error, cards, total = None, [], 0
     if query:
         try:
-            results = card_search(query=query)
+            results = summary.results_sorted(card_search(query=query), sort=sort)
             cards = list(results[:SEARCH_RESULTS])
             total = results.count() if len(cards) == SEARCH_RESULTS else len(cards)
         except QuerySyntaxError as exc:
@@ -292,7 +367,14 @@ def builder_cards(request):
     return render(
         request,
         "decks/_builder_results.html",
-        {"query": query, "cards": cards, "total": total, "error": error},
+        {
+            "query": query,
+            "sort": sort,
+            "cards": cards,
+            "result_groups": summary.result_groups(cards, sort=sort),
+            "total": total,
+            "error": error,
+        },
     )
 
 
@@ -303,6 +385,38 @@ def deck_copy_view(request, slug):
     deck = deck_copy(deck=source, owner=request.user)
     messages.success(request, _("Copied into your decks. The copy is private."))
     return redirect(deck)
+
+
+@login_required
+@require_POST
+def deck_star_view(request, slug):
+    """Star or unstar a deck (`starred` = 1 or 0); htmx gets the button back, others a redirect."""
+    deck = deck_for_viewer(slug=slug, user=request.user)
+    starred = request.POST.get("starred") == "1"
+    try:
+        deck_star_set(user=request.user, deck=deck, starred=starred)
+    except DeckSaveError as exc:
+        return HttpResponse(" ".join(exc.messages), status=400, content_type="text/plain")
+    if request.headers.get("HX-Request"):
+        return render(request, "decks/_star.html", _star_context(request, deck))
+    return redirect(deck)
+
+
+def _star_context(request, deck: Deck) -> dict:
+    return {
+        "deck": deck,
+        "starred": deck_is_starred(deck=deck, user=request.user),
+        "star_count": deck.stars.count(),
+        "can_star": deck.is_public or deck.owner_id == request.user.id,
+    }
+
+
+@login_required
+@require_GET
+def deck_starred(request):
+    decks = list(starred_decks(user=request.user).annotate(star_count=Count("stars")))
+    columns = deck_columns(decks)
+    return render(request, "decks/starred.html", {"rows": [(d, columns[d.pk]) for d in decks]})
 
 
 @login_required
@@ -370,6 +484,8 @@ def deck_versions(request, slug):
             "renamed": a.name != b.name,
             "empty": diff.is_empty and a.name == b.name,
         }
+    for version in versions:
+        version.summary_shown = version_summary(version.summary)
     return render(
         request,
         "decks/versions.html",
@@ -402,6 +518,27 @@ def deck_export_json(request, slug):
 
 
 @require_GET
+def deck_export_markdown(request, slug):
+    deck = deck_for_viewer(slug=slug, user=request.user)
+    url = request.build_absolute_uri(deck.get_absolute_url())
+    response = HttpResponse(
+        deck_as_markdown(deck, url=url), content_type="text/plain; charset=utf-8"
+    )
+    if "download" in request.GET:
+        response["Content-Disposition"] = f'attachment; filename="{_filename(deck, "md")}"'
+    return response
+
+
+@require_GET
+def deck_export_names(request, slug):
+    deck = deck_for_viewer(slug=slug, user=request.user)
+    response = HttpResponse(deck_as_name_list(deck), content_type="text/plain; charset=utf-8")
+    if "download" in request.GET:
+        response["Content-Disposition"] = f'attachment; filename="{_filename(deck, "names.txt")}"'
+    return response
+
+
+@require_GET
 def deck_print(request, slug):
     deck = deck_for_viewer(slug=slug, user=request.user)
     content = deck_content(deck)
@@ -413,6 +550,8 @@ def deck_print(request, slug):
         "stats": summary.deck_stats(content, cards),
         "bench_count": sum(content.bench.values()),
         "printed": timezone.localdate(),
+        "deck_url": request.build_absolute_uri(deck.get_absolute_url()),
+        "has_sample_cards": any(card.is_sample for card in cards.values()),
         "version": deck.versions.order_by("-number").first(),
     }
     return render(request, "decks/print.html", context)

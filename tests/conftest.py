@@ -42,6 +42,22 @@ def empty_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def english_by_default():
+    """Start every test in the default language: a request in Japanese leaves the thread's
+    language active, and messages built outside a request (search errors) follow it."""
+    from django.conf import settings
+
+    if not settings.configured:
+        yield
+        return
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture
 def alice(db):
     return get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")

@@ -7,7 +7,7 @@ them all and the engine can refuse an illegal deck with the same words.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from play.engine.cards import Card
 
@@ -24,6 +24,10 @@ class Problem:
     rule: str
     message: str
     cards: tuple[str, ...] = ()
+    # Which sentence this is and its values, so a user interface can say it in its own
+    # language (decks/legality.py does, for Japanese); `message` stays the English one.
+    key: str = field(default="", compare=False)
+    params: tuple[tuple[str, object], ...] = field(default=(), compare=False)
 
     def to_dict(self) -> dict:
         """Return the problem as JSON-ready data."""
@@ -65,6 +69,8 @@ def deck_problems(
             Problem(
                 "R-DECK-1",
                 f"The deck has {_plural(size, 'card')}; it must have exactly {DECK_SIZE}.",
+                key="deck_size",
+                params=(("size", size), ("required", DECK_SIZE)),
             )
         )
 
@@ -76,6 +82,8 @@ def deck_problems(
                 "The deck may hold only field player and event cards; these must stay out of "
                 f"it: {', '.join(outsiders)}.",
                 tuple(outsiders),
+                key="deck_kinds",
+                params=(("cards", ", ".join(outsiders)),),
             )
         )
 
@@ -89,17 +97,31 @@ def deck_problems(
                 f"The deck's player cards name {_plural(len(persons), 'person')}{named}; "
                 f"they must name exactly {PERSONS_PER_DECK}.",
                 tuple(players),
+                key="deck_persons",
+                params=(
+                    ("count", len(persons)),
+                    ("persons", ", ".join(persons)),
+                    ("required", PERSONS_PER_DECK),
+                ),
             )
         )
 
     if goalkeeper is None:  # R-DECK-4
-        problems.append(Problem("R-DECK-4", "No goalkeeper is given; each side brings exactly 1."))
+        problems.append(
+            Problem(
+                "R-DECK-4",
+                "No goalkeeper is given; each side brings exactly 1.",
+                key="goalkeeper_missing",
+            )
+        )
     elif goalkeeper.kind != "goalkeeper":
         problems.append(
             Problem(
                 "R-DECK-4",
                 f"{goalkeeper.id} is a {goalkeeper.kind} card, not a goalkeeper.",
                 (goalkeeper.id,),
+                key="goalkeeper_kind",
+                params=(("card", goalkeeper.id), ("kind", goalkeeper.kind)),
             )
         )
 
@@ -109,6 +131,8 @@ def deck_problems(
             Problem(
                 "R-DECK-5",
                 f"The bench has {_plural(bench_size, 'card')}; it may have at most {BENCH_MAX}.",
+                key="bench_size",
+                params=(("size", bench_size), ("limit", BENCH_MAX)),
             )
         )
 
@@ -120,6 +144,8 @@ def deck_problems(
                     f"The PK goalkeeper {pk_goalkeeper.id} is a {pk_goalkeeper.kind} card, "
                     "not a goalkeeper.",
                     (pk_goalkeeper.id,),
+                    key="pk_goalkeeper_kind",
+                    params=(("card", pk_goalkeeper.id), ("kind", pk_goalkeeper.kind)),
                 )
             )
         if pk_goalkeeper.id not in on_bench:
@@ -128,6 +154,8 @@ def deck_problems(
                     "R-PK-1",
                     f"The PK goalkeeper {pk_goalkeeper.id} is not among the bench cards.",
                     (pk_goalkeeper.id,),
+                    key="pk_goalkeeper_bench",
+                    params=(("card", pk_goalkeeper.id),),
                 )
             )
     return problems

@@ -24,7 +24,7 @@ def deck_kind_choices() -> list[tuple[str, str]]:
 
 
 class SimulationForm(forms.Form):
-    kind = forms.ChoiceField(choices=deck_kind_choices, initial="goldfish")
+    kind = forms.ChoiceField(choices=deck_kind_choices, initial="goldfish", label=_("Kind"))
     deck_b = forms.ModelChoiceField(
         queryset=None, required=False, label=_("Opponent deck"), empty_label=_("(default)")
     )

@@ -15,6 +15,13 @@
   draft.bench = draft.bench || {};
   var dirty = false;
   var MAX = 60;
+  var BENCH_MAX = parseInt(root.dataset.benchMax || "20", 10);
+  var labels = {
+    deck: root.dataset.inDeck || "%s in deck",
+    bench: root.dataset.inBench || "%s on bench",
+    goalkeeper: root.dataset.isGoalkeeper || "goalkeeper",
+    pk: root.dataset.isPk || "PK goalkeeper"
+  };
 
   function setDirty(value) {
     dirty = value;
@@ -24,7 +31,41 @@
   function commit() {
     draftInput.value = JSON.stringify(draft);
     setDirty(true);
+    showOptimistic();
     htmx.trigger(state, "draft-changed");
+  }
+
+  // Optimistic update: counts that follow from the draft alone change at once; the server's
+  // answer (legality, persons, problems) replaces them a moment later and stays the judge.
+  function total(zone) {
+    return Object.keys(draft[zone]).reduce(function (n, c) { return n + draft[zone][c]; }, 0);
+  }
+  function setText(selector, text) {
+    root.querySelectorAll(selector).forEach(function (node) { node.textContent = text; });
+  }
+  function showOptimistic() {
+    var cards = total("deck"), bench = total("bench");
+    setText('[data-counter="cards"] strong', cards + "/" + MAX);
+    setText('[data-counter="bench"] strong', bench + "/" + BENCH_MAX);
+    setText('[data-zone-count="deck"]', cards + "/" + MAX);
+    setText('[data-zone-count="bench"]', bench + "/" + BENCH_MAX);
+    var cardsCounter = root.querySelector('[data-counter="cards"]');
+    if (cardsCounter) cardsCounter.className = "counter " + (cards === MAX ? "ok" : "bad");
+    root.querySelectorAll("input.qty").forEach(function (box) {
+      if (box !== document.activeElement) box.value = draft[box.dataset.zone][box.dataset.card] || 0;
+    });
+    showInDraft();
+  }
+  function showInDraft() {
+    results.querySelectorAll("[data-in-draft]").forEach(function (node) {
+      var card = node.dataset.inDraft, parts = [];
+      if (draft.deck[card]) parts.push(labels.deck.replace("%s", draft.deck[card]));
+      if (draft.bench[card]) parts.push(labels.bench.replace("%s", draft.bench[card]));
+      if (draft.goalkeeper === card) parts.push(labels.goalkeeper);
+      if (draft.pk_goalkeeper === card) parts.push(labels.pk);
+      node.textContent = parts.join(" · ");
+      node.hidden = !parts.length;
+    });
   }
 
   function setQuantity(zone, card, quantity) {
@@ -61,6 +102,9 @@
         break;
       case "goalkeeper":
         setKeeper("goalkeeper", card);
+        break;
+      case "pk_goalkeeper":
+        setKeeper("pk_goalkeeper", card);
         break;
       case "forget":
         forget(card);
@@ -110,9 +154,13 @@
     return event.returnValue;
   });
 
-  // Keyboard: Enter adds the first result, arrows walk the results, "/" returns to the box.
+  // Keyboard: Enter adds the first result, arrows walk the results, a digit on a focused
+  // result sets its copies, "+" adds one, "b" adds one to the bench, "/" returns to the box.
   function resultButtons() {
     return Array.prototype.slice.call(results.querySelectorAll("button.primary-action"));
+  }
+  function resultRows() {
+    return Array.prototype.slice.call(results.querySelectorAll("li.result"));
   }
   function resultsAreFor(text) {
     var box = results.querySelector("[data-query]");
@@ -124,21 +172,119 @@
       event.preventDefault();
       if (buttons.length && resultsAreFor(query.value)) act(buttons[0]);
       else htmx.trigger(query, "search");
-    } else if (event.key === "ArrowDown" && buttons.length) {
+    } else if (event.key === "ArrowDown" && resultRows().length) {
       event.preventDefault();
-      buttons[0].focus();
+      resultRows()[0].focus();
     }
   });
   results.addEventListener("keydown", function (event) {
-    if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
-    var buttons = resultButtons();
     var row = event.target.closest(".result");
-    var index = buttons.findIndex(function (b) { return b.closest(".result") === row; });
-    if (index < 0) return;
+    if (!row || event.ctrlKey || event.metaKey || event.altKey) return;
+    var rows = resultRows();
+    var index = rows.indexOf(row);
+    var card = row.dataset.card, zone = row.dataset.zone;
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      var next = index + (event.key === "ArrowDown" ? 1 : -1);
+      if (next < 0) query.focus();
+      else if (next < rows.length) rows[next].focus();
+      return;
+    }
+    if (event.target !== row) return; // keys on the row's own buttons keep their meaning
+    if (/^[0-9]$/.test(event.key)) {
+      event.preventDefault();
+      setQuantity(zone, card, parseInt(event.key, 10));
+      commit();
+    } else if (event.key === "+" || event.key === "=") {
+      event.preventDefault();
+      setQuantity(zone, card, (draft[zone][card] || 0) + 1);
+      commit();
+    } else if (event.key === "b") {
+      event.preventDefault();
+      setQuantity("bench", card, (draft.bench[card] || 0) + 1);
+      commit();
+    } else if (event.key === "Enter") {
+      event.preventDefault();
+      var primary = row.querySelector("button.primary-action");
+      if (primary) act(primary);
+    }
+  });
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target === results) showInDraft();
+  });
+
+  // Preview: hovering, focusing or long-pressing a result shows its card's details.
+  var shown = null, pressTimer = null;
+  function preview(row, on) {
+    var pop = row && row.querySelector(".card-preview");
+    if (shown && shown !== pop) shown.hidden = true;
+    shown = on ? pop : null;
+    if (pop) pop.hidden = !on;
+  }
+  results.addEventListener("mouseover", function (event) {
+    preview(event.target.closest(".result"), true);
+  });
+  results.addEventListener("mouseleave", function () { preview(null, false); });
+  results.addEventListener("focusin", function (event) {
+    var row = event.target.closest(".result");
+    if (row && event.target === row) preview(row, true);
+  });
+  results.addEventListener("focusout", function () { preview(null, false); });
+  results.addEventListener("touchstart", function (event) {
+    var row = event.target.closest(".result");
+    clearTimeout(pressTimer);
+    pressTimer = setTimeout(function () { preview(row, true); }, 450);
+  }, {passive: true});
+  ["touchend", "touchmove", "touchcancel"].forEach(function (name) {
+    results.addEventListener(name, function () { clearTimeout(pressTimer); }, {passive: true});
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") preview(null, false);
+  });
+
+  // Drag a result or an entry to the deck, the bench or a goalkeeper slot.
+  root.addEventListener("dragstart", function (event) {
+    var item = event.target.closest && event.target.closest(".result, .entry");
+    if (!item) return;
+    event.dataTransfer.effectAllowed = "copyMove";
+    event.dataTransfer.setData("text/plain", JSON.stringify({
+      card: item.dataset.card, from: item.classList.contains("entry") ? item.dataset.zone : null
+    }));
+  });
+  function dropTarget(event) {
+    return event.target.closest && event.target.closest("[data-drop]");
+  }
+  root.addEventListener("dragover", function (event) {
+    var target = dropTarget(event);
+    if (!target) return;
     event.preventDefault();
-    var next = index + (event.key === "ArrowDown" ? 1 : -1);
-    if (next < 0) query.focus();
-    else if (next < buttons.length) buttons[next].focus();
+    target.classList.add("drop-over");
+  });
+  root.addEventListener("dragleave", function (event) {
+    var target = dropTarget(event);
+    if (target) target.classList.remove("drop-over");
+  });
+  root.addEventListener("drop", function (event) {
+    var target = dropTarget(event);
+    if (!target) return;
+    event.preventDefault();
+    target.classList.remove("drop-over");
+    var data;
+    try { data = JSON.parse(event.dataTransfer.getData("text/plain")); } catch (e) { return; }
+    if (!data || !data.card) return;
+    var to = target.dataset.drop;
+    if (to === "goalkeeper" || to === "pk_goalkeeper") {
+      setKeeper(to, data.card);
+    } else if (data.from && data.from !== to) {
+      var moved = draft[data.from][data.card] || 0;
+      setQuantity(data.from, data.card, 0);
+      setQuantity(to, data.card, (draft[to][data.card] || 0) + moved);
+    } else if (!data.from) {
+      setQuantity(to, data.card, (draft[to][data.card] || 0) + 1);
+    } else {
+      return;
+    }
+    commit();
   });
   document.addEventListener("keydown", function (event) {
     if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -150,4 +296,5 @@
   });
 
   setDirty(root.dataset.dirty === "true");
+  showInDraft();
 })();

@@ -1,6 +1,10 @@
-// Draw the result charts of a simulation batch from the JSON in #batch-results (Chart.js).
+// Draw the charts of a page from JSON blocks (Chart.js): a simulation batch's results
+// (#batch-results) and a deck's stat histogram. Every label a person reads comes from the page
+// (data-label-* attributes or the JSON block), so it is translated with the page.
 (function () {
   "use strict";
+  var green = "#1b7f3b", amber = "#d97706", blue = "#2563eb", red = "#dc2626", purple = "#7c3aed";
+
   function pick(obj, path) {
     return path.split(".").reduce(function (o, k) { return o == null ? undefined : o[k]; }, obj);
   }
@@ -12,6 +16,22 @@
     });
     return keys;
   }
+  function jsonOf(id) {
+    var node = id && document.getElementById(id);
+    return node ? JSON.parse(node.textContent) : null;
+  }
+  function label(canvas, name, fallback) {
+    return canvas.dataset["label" + name] || fallback;
+  }
+  // Interval ends as two marker series: a downward triangle for the low end, an upward one for
+  // the high end, in different colours, so they read apart even where they come close.
+  function intervalSets(canvas, lows, highs) {
+    return [
+      { label: label(canvas, "Low", "95% low"), data: lows, type: "line", showLine: false, borderColor: amber, backgroundColor: amber, pointStyle: "triangle", rotation: 180, pointRadius: 7 },
+      { label: label(canvas, "High", "95% high"), data: highs, type: "line", showLine: false, borderColor: purple, backgroundColor: purple, pointStyle: "triangle", pointRadius: 7 }
+    ];
+  }
+
   // Draws each bar's 95% interval (dataset.intervals: [[low, high] | null, ...], in the bar's
   // units) as a vertical line with caps, so a chart that promises intervals shows them.
   var intervalBars = {
@@ -40,73 +60,88 @@
       chart.canvas.dataset.intervals = String(drawn);
     }
   };
+  var builders = {
+    "deck-stats": function (canvas) {
+      var data = jsonOf(canvas.dataset.json);
+      if (!data || data.labels.length < 2) return null;
+      return {
+        type: "bar",
+        data: { labels: data.labels, datasets: [
+          { label: data.names.shoot, data: data.series.shoot, backgroundColor: red },
+          { label: data.names.keep, data: data.series.keep, backgroundColor: blue },
+          { label: data.names.defense, data: data.series.defense, backgroundColor: green }
+        ] },
+        options: { animation: false, responsive: true, maintainAspectRatio: false,
+          scales: { y: { beginAtZero: true, ticks: { precision: 0 } } } }
+      };
+    },
+    bar: function (canvas, results) {
+      var a = pick(results, canvas.dataset.source) || {};
+      var b = canvas.dataset.source2 ? pick(results, canvas.dataset.source2) || {} : null;
+      var labels = histogram(a, b);
+      var sets = [{ label: canvas.dataset.label || canvas.dataset.source, data: labels.map(function (k) { return a[k] || 0; }), backgroundColor: green }];
+      if (b) sets.push({ label: canvas.dataset.label2 || canvas.dataset.source2, data: labels.map(function (k) { return b[k] || 0; }), backgroundColor: amber });
+      return { type: "bar", data: { labels: labels, datasets: sets }, options: { animation: false, plugins: { legend: { display: true } } } };
+    },
+    winrates: function (canvas, results) {
+      var rows = results.table || [];
+      return {
+        type: "bar",
+        data: {
+          labels: rows.map(function (r) { return r.opponent; }),
+          datasets: [{ label: label(canvas, "Rate", "win rate"), data: rows.map(function (r) { return r.win_rate * 100; }), backgroundColor: green }].concat(
+            intervalSets(canvas, rows.map(function (r) { return r.interval[0] * 100; }), rows.map(function (r) { return r.interval[1] * 100; })))
+        },
+        options: { animation: false, indexAxis: "x", scales: { y: { min: 0, max: 100, title: { display: true, text: "%" } } } }
+      };
+    },
+    lab: function (canvas, results) {
+      var variants = results.variants || [];
+      var groups = ["onside", "random", "normal"];
+      var names = groups.map(function (g) { return label(canvas, g.charAt(0).toUpperCase() + g.slice(1), g); });
+      var colours = [green, amber, blue];
+      return {
+        type: "bar",
+        data: { labels: names, datasets: variants.map(function (v, i) {
+          return {
+            label: v.label,
+            data: groups.map(function (g) { var k = v.kicker_wins[g]; return k.n ? k.rate * 100 : null; }),
+            intervals: groups.map(function (g) { var k = v.kicker_wins[g]; return k.n && k.interval ? [k.interval[0] * 100, k.interval[1] * 100] : null; }),
+            backgroundColor: colours[i % colours.length]
+          };
+        }) },
+        options: { animation: false, scales: { y: { min: 0, max: 100, title: { display: true, text: "%" } } } },
+        plugins: [intervalBars]
+      };
+    },
+    "td-heat": function (canvas, results) {
+      // a sweep's cells: the random-kicking team's margin a game, with its interval
+      var cells = (results.sweep && results.sweep.cells) || [];
+      return {
+        type: "bar",
+        data: {
+          labels: cells.map(function (c) { return Object.keys(c.values).map(function (k) { return k + "=" + c.values[k]; }).join(", "); }),
+          datasets: [{
+            label: canvas.dataset.label || "margin",
+            data: cells.map(function (c) { return c.figures.margin.value; }),
+            intervals: cells.map(function (c) { return c.figures.margin.interval; }),
+            backgroundColor: cells.map(function (c) { return c.figures.margin.value >= 0 ? green : amber; })
+          }]
+        },
+        options: { animation: false, plugins: { legend: { display: false } } },
+        plugins: [intervalBars]
+      };
+    }
+  };
+
   function draw() {
-    var node = document.getElementById("batch-results");
-    if (!node || typeof Chart === "undefined") return;
-    var results = JSON.parse(node.textContent);
-    if (!results) return;
-    var green = "#1b7f3b", amber = "#d97706";
+    if (typeof Chart === "undefined") return;
+    var results = jsonOf("batch-results");
     document.querySelectorAll("canvas[data-chart]").forEach(function (canvas) {
-      var kind = canvas.dataset.chart, config;
-      if (kind === "bar") {
-        var a = pick(results, canvas.dataset.source) || {};
-        var b = canvas.dataset.source2 ? pick(results, canvas.dataset.source2) || {} : null;
-        var labels = histogram(a, b);
-        var sets = [{ label: canvas.dataset.label || canvas.dataset.source, data: labels.map(function (k) { return a[k] || 0; }), backgroundColor: green }];
-        if (b) sets.push({ label: canvas.dataset.label2 || canvas.dataset.source2, data: labels.map(function (k) { return b[k] || 0; }), backgroundColor: amber });
-        config = { type: "bar", data: { labels: labels, datasets: sets }, options: { animation: false, plugins: { legend: { display: true } } } };
-      } else if (kind === "winrates") {
-        var rows = results.table || [];
-        config = {
-          type: "bar",
-          data: {
-            labels: rows.map(function (r) { return r.opponent; }),
-            datasets: [
-              { label: "win rate", data: rows.map(function (r) { return r.win_rate * 100; }), backgroundColor: green },
-              { label: "95% low", data: rows.map(function (r) { return r.interval[0] * 100; }), type: "line", showLine: false, borderColor: amber, backgroundColor: amber, pointStyle: "line", pointRadius: 10 },
-              { label: "95% high", data: rows.map(function (r) { return r.interval[1] * 100; }), type: "line", showLine: false, borderColor: amber, backgroundColor: amber, pointStyle: "line", pointRadius: 10 }
-            ]
-          },
-          options: { animation: false, indexAxis: "x", scales: { y: { min: 0, max: 100, title: { display: true, text: "%" } } } }
-        };
-      } else if (kind === "lab") {
-        var variants = results.variants || [];
-        var groups = ["onside", "random", "normal"];
-        var colours = [green, amber, "#2563eb"];
-        config = {
-          type: "bar",
-          data: {
-            labels: groups,
-            datasets: variants.map(function (v, i) {
-              return {
-                label: v.label,
-                data: groups.map(function (g) { var k = v.kicker_wins[g]; return k.n ? k.rate * 100 : null; }),
-                intervals: groups.map(function (g) { var k = v.kicker_wins[g]; return k.n && k.interval ? [k.interval[0] * 100, k.interval[1] * 100] : null; }),
-                backgroundColor: colours[i % colours.length]
-              };
-            })
-          },
-          options: { animation: false, scales: { y: { min: 0, max: 100, title: { display: true, text: "%" } } } },
-          plugins: [intervalBars]
-        };
-      } else if (kind === "td-heat") {
-        // a sweep's cells: the random-kicking team's margin a game, with its interval
-        var cells = (results.sweep && results.sweep.cells) || [];
-        config = {
-          type: "bar",
-          data: {
-            labels: cells.map(function (c) { return Object.keys(c.values).map(function (k) { return k + "=" + c.values[k]; }).join(", "); }),
-            datasets: [{
-              label: canvas.dataset.label || "margin",
-              data: cells.map(function (c) { return c.figures.margin.value; }),
-              intervals: cells.map(function (c) { return c.figures.margin.interval; }),
-              backgroundColor: cells.map(function (c) { return c.figures.margin.value >= 0 ? green : amber; })
-            }]
-          },
-          options: { animation: false, plugins: { legend: { display: false } } },
-          plugins: [intervalBars]
-        };
-      }
+      var build = builders[canvas.dataset.chart];
+      if (!build || canvas.dataset.drawn) return;
+      if (canvas.dataset.chart !== "deck-stats" && !results) return;
+      var config = build(canvas, results);
       if (config) { canvas.dataset.drawn = "1"; new Chart(canvas, config); }
     });
   }

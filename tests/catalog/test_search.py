@@ -680,6 +680,19 @@ def test_any_query_that_parses_runs_on_the_database(cards, text):
     list(results[:3])
 
 
+def test_syntax_errors_are_said_in_japanese_and_unchanged_in_english():
+    from django.utils import translation
+
+    from catalog.search import QuerySyntaxError, parse_query
+
+    with translation.override("ja"), pytest.raises(QuerySyntaxError) as ja:
+        parse_query("is:samp")
+    assert str(ja.value).startswith("4文字目：「is」の値「samp」は不明です")
+    with translation.override("en"), pytest.raises(QuerySyntaxError) as en:
+        parse_query("is:samp")
+    assert str(en.value).startswith('Unknown value "samp" for "is" at column 4 (did you mean')
+
+
 # --- card ids and kana readings (issue #10) ------------------------------------------------------
 
 

@@ -89,3 +89,64 @@ def test_building_a_legal_deck_from_scratch_in_the_browser(live_server, browser,
     assert deck.versions.count() == 1
     assert browser.current_url.endswith(deck.get_absolute_url())
     browser.save_screenshot(os.path.join(screenshot_dir, "deck-page.png"))
+
+
+class Actions:
+    """Count what a person does: each key press, typed string or click is one action."""
+
+    def __init__(self, browser):
+        self.browser, self.count = browser, 0
+
+    def type(self, text_or_key):
+        self.count += 1
+        self.browser.switch_to.active_element.send_keys(text_or_key)
+
+    def click(self, element):
+        self.count += 1
+        element.click()
+
+
+def test_a_legal_deck_is_built_with_the_keyboard_in_at_most_30_actions(live_server, browser):
+    catalog_load()
+    get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
+    wait = WebDriverWait(browser, 15)
+    browser.get(live_server.url + "/accounts/login/?next=/decks/new/")
+    browser.find_element(By.NAME, "username").send_keys("alice")
+    browser.find_element(By.NAME, "password").send_keys("correct-horse-1", Keys.ENTER)
+    wait.until(EC.presence_of_element_located((By.ID, "builder")))
+    you = Actions(browser)
+
+    browser.find_element(By.NAME, "name").click()
+    you.type("Reds by keys")
+    you.click(browser.find_element(By.ID, "card-query"))
+    you.type(PLAYERS)
+    wait.until(
+        EC.presence_of_element_located(
+            (By.CSS_SELECTOR, f'#builder-results .results[data-query="{PLAYERS}"] .result')
+        )
+    )
+    you.type(Keys.ARROW_DOWN)
+    for row in range(10):
+        you.type("6")  # six copies of the focused result
+        shown = f"#builder-results li.result:nth-of-type({row + 1}) [data-in-draft]"
+        if row < 9:
+            you.type(Keys.ARROW_DOWN)
+    # The counter moves before the server answers, then the server confirms it.
+    wait.until(lambda b: counter(b, "cards") == "60/60")
+    wait.until(lambda b: counter(b, "persons") == "10/10")
+    assert browser.find_element(By.CSS_SELECTOR, shown).text
+    you.type("/")  # back to the search box, its text selected
+    you.type(KEEPER)
+    wait.until(
+        EC.presence_of_element_located(
+            (By.CSS_SELECTOR, f'#builder-results .results[data-query="{KEEPER}"] .result')
+        )
+    )
+    you.type(Keys.ENTER)  # the first result, the club's keeper, becomes the goalkeeper
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#builder-counters .badge.legal")))
+    you.click(browser.find_element(By.ID, "save-deck"))
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".deck-head .badge.legal")))
+    deck = Deck.objects.get(owner__username="alice")
+    assert deck.name == "Reds by keys" and deck.is_legal
+    assert sum(deck_content(deck).deck.values()) == 60
+    assert you.count <= 30, you.count

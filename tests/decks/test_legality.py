@@ -126,3 +126,17 @@ def test_engine_cards_carry_no_empty_person_or_effect():
     event, player = one_of("event"), one_of("player")
     assert engine_card(event).person is None and engine_card(event).effect == event.effect
     assert engine_card(player).effect is None and engine_card(player).person == player.person
+
+
+def test_deck_problems_are_said_in_japanese_with_their_rule_ids():
+    from django.utils import translation
+
+    content = DeckContent(deck={"BS-012": 3})
+    cards = Card.objects.in_bulk(["BS-012"])
+    with translation.override("ja"):
+        problems = content_problems(content, cards)
+    assert [p.rule for p in problems] == ["R-DECK-1", "R-DECK-3", "R-DECK-4"]
+    assert problems[0].message == "デッキは3枚です。ちょうど60枚でなければなりません。"
+    with translation.override("en"):
+        english = content_problems(content, cards)
+    assert english[0].message == "The deck has 3 cards; it must have exactly 60."

@@ -201,13 +201,49 @@ def test_the_public_index_searches_by_name_card_owner_and_legality(anon_client, 
     deck_create(owner=alice, name="Kashima draft", visibility="public")
     page = anon_client.get("/decks/?name=kashima")
     names = [d.name for d in page.context["page"].object_list]
-    assert "Kashima draft" in names and "Kashima Antlers 2000" in names
+    # Prebuilt sample decks have a section of their own below the users' decks.
+    samples = [d.name for d, _col in page.context["sample_rows"]]
+    assert names == ["Kashima draft"] and "Kashima Antlers 2000" in samples
     legal = anon_client.get("/decks/?name=kashima&legal=on").context["page"].object_list
     assert "Kashima draft" not in [d.name for d in legal]
-    by_owner = anon_client.get("/decks/?owner=cardlab").context["page"].paginator.count
-    assert by_owner == 6
-    by_card = anon_client.get("/decks/?card=CD01-018").context["page"].object_list
-    assert [d.slug for d in by_card] == ["sample-cd01-kashima-antlers-2001"]
+    by_owner = anon_client.get("/decks/?owner=cardlab").context["sample_rows"]
+    assert len(by_owner) == 6
+    by_card = anon_client.get("/decks/?card=CD01-018").context["sample_rows"]
+    assert [d.slug for d, _col in by_card] == ["sample-cd01-kashima-antlers-2001"]
+
+
+def test_the_index_sorts_filters_by_team_and_shows_main_team_and_totals(anon_client, alice):
+    deck_create(owner=alice, name="Zeta empty", visibility="public")
+    page = anon_client.get("/decks/?team=kashima&sort=name")
+    rows = page.context["sample_rows"]
+    assert rows and all("Kashima" in d.name or col["team"] for d, col in rows)
+    deck, col = next((d, c) for d, c in rows if d.slug == "sample-cd00-kashima-antlers-2000")
+    assert col["team"].code == "kashima"
+    expected = sum(e.card.shoot * e.quantity for e in deck.entries.filter(zone="deck"))
+    assert col["totals"]["shoot"] == expected
+    assert "Zeta empty" not in [d.name for d in page.context["page"].object_list]
+    by_name = anon_client.get("/decks/?sort=name").context["sample_rows"]
+    assert [d.name for d, _c in by_name] == sorted(d.name for d, _c in by_name)
+
+
+def test_a_user_stars_a_public_deck_lists_it_and_the_page_counts_it(alice_client, bob_client):
+    deck = Deck.objects.get(slug="sample-cd00-kashima-antlers-2000")
+    star = alice_client.post(f"/decks/{deck.slug}/star/", {"starred": "1"}, HTTP_HX_REQUEST="true")
+    assert star.status_code == 200 and "Starred" in star.content.decode()
+    bob_client.post(f"/decks/{deck.slug}/star/", {"starred": "1"})
+    alice_client.post(f"/decks/{deck.slug}/star/", {"starred": "1"})  # twice: still one star
+    assert alice_client.get(deck.get_absolute_url()).context["star_count"] == 2
+    starred = alice_client.get("/decks/starred/").context["rows"]
+    assert [d.slug for d, _c in starred] == [deck.slug]
+    alice_client.post(f"/decks/{deck.slug}/star/", {"starred": "0"})
+    assert alice_client.get("/decks/starred/").context["rows"] == []
+
+
+def test_a_private_deck_of_someone_else_cannot_be_starred(bob_client, decks_by_visibility):
+    unlisted = decks_by_visibility["unlisted"]
+    assert bob_client.post(f"/decks/{unlisted.slug}/star/", {"starred": "1"}).status_code == 400
+    private = decks_by_visibility["private"]
+    assert bob_client.post(f"/decks/{private.slug}/star/", {"starred": "1"}).status_code == 404
 
 
 def test_sign_up_log_in_change_and_reset_the_password(client, django_user_model):
@@ -243,3 +279,126 @@ def test_sign_up_log_in_change_and_reset_the_password(client, django_user_model)
 def test_the_builder_needs_a_login(anon_client):
     response = anon_client.get("/decks/new/")
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+
+
+def test_the_deck_page_has_no_inline_script_and_its_odds_come_from_the_server(anon_client):
+    deck = Deck.objects.get(slug="sample-cd00-kashima-antlers-2000")
+    body = anon_client.get(deck.get_absolute_url()).content.decode()
+    inline = [s for s in re.findall(r"<script([^>]*)>", body) if "src=" not in s]
+    assert all('type="application/json"' in attrs for attrs in inline)
+    assert 'data-chart="deck-stats"' in body and "js/charts.js" in body
+    # The calculator asks the page again (decks/odds.py), here for 2 events after 10 draws.
+    again = anon_client.get(
+        deck.get_absolute_url() + "?odds=event&k=2&n=10", HTTP_HX_REQUEST="true"
+    )
+    assert again.context["odds_choice"]["seen"] == 14
+    assert 'data-odds="after"' in again.content.decode()
+
+
+def test_builder_results_are_sorted_and_grouped_with_labelled_stats(alice_client):
+    page = alice_client.get("/decks/builder/cards/?q=set:BS team:urawa&sort=position")
+    groups = page.context["result_groups"]
+    assert [g["label"] for g in groups] == ["FW", "MF", "DF", "Goalkeepers"][: len(groups)]
+    body = page.content.decode()
+    assert "SH</abbr>" in body and "KP</abbr>" in body and 'class="badge sample"' in body
+    shoot = alice_client.get("/decks/builder/cards/?q=set:BS team:urawa&sort=shoot")
+    values = [c.shoot for c in shoot.context["cards"] if c.kind == "player"]
+    assert values == sorted(values, reverse=True)
+
+
+def test_a_new_deck_starts_from_a_prebuilt_deck_in_one_step(alice_client):
+    source = Deck.objects.get(slug="sample-cd00-kashima-antlers-2000")
+    page = alice_client.get(f"/decks/new/?from={source.slug}")
+    assert json.loads(page.context["draft_json"]) == deck_content(source).to_json()
+    assert page.context["dirty"] is True and Deck.objects.filter(name=source.name).count() == 1
+
+
+def test_a_new_deck_starts_from_a_pasted_list_of_names_and_ids(alice_client):
+    player = Card.objects.filter(kind="player", card_set_id="BS").order_by("number").first()
+    keeper = Card.objects.filter(kind="goalkeeper", card_set_id="BS").order_by("number").first()
+    text = f"4x {player.name.upper()}\n{keeper.name}\n2 bs-2\nbench:\n1 BS-003"
+    page = alice_client.post("/decks/builder/start/", {"text": text})
+    draft_data = json.loads(page.context["draft_json"])
+    # A name printed in several sets picks its first printing.
+    assert Card.objects.get(id=draft_data["goalkeeper"]).name == keeper.name
+    named = [c for c in draft_data["deck"] if Card.objects.get(id=c).name == player.name]
+    assert named and draft_data["deck"][named[0]] >= 4 and draft_data["deck"]["BS-002"] >= 2
+    assert draft_data["bench"] == {"BS-003": 1}
+    assert not Deck.objects.filter(owner__username="alice").exists()
+
+
+def test_a_pasted_list_with_an_unknown_name_names_its_line(alice_client):
+    page = alice_client.post("/decks/builder/start/", {"text": "4 BS-001\n2 Nobody At All"})
+    assert page.status_code == 400
+    assert "line 2" in page.content.decode() and "Nobody At All" in page.content.decode()
+
+
+def test_the_deck_page_renders_its_markdown_description_sanitised(anon_client, alice):
+    deck = deck_create(
+        owner=alice,
+        name="Notes",
+        visibility="public",
+        description="**Press** high <script>alert(1)</script> [x](javascript:alert(2))",
+    )
+    body = anon_client.get(deck.get_absolute_url()).content.decode()
+    assert "<strong>Press</strong>" in body
+    assert "alert(1)" not in body and "javascript:alert(2)" not in body
+
+
+def test_the_builder_previews_a_description_as_the_deck_page_will_show_it(alice_client):
+    page = alice_client.post("/decks/builder/description/", {"description": "*one* <b onclick=x>"})
+    assert "<em>one</em>" in page.content.decode() and "onclick" not in page.content.decode()
+
+
+def test_markdown_and_name_list_exports_of_a_deck(anon_client, alice_client):
+    deck = Deck.objects.get(slug="sample-cd00-kashima-antlers-2000")
+    md = anon_client.get(f"/decks/{deck.slug}/export.md").content.decode()
+    assert md.startswith("## Kashima Antlers 2000") and "- 5× " in md and "(sample)" in md
+    assert f"http://testserver/decks/{deck.slug}/" in md
+    names = anon_client.get(f"/decks/{deck.slug}/names.txt?download")
+    assert names["Content-Disposition"].endswith('.names.txt"')
+    lines = names.content.decode().splitlines()
+    assert sum(int(line.split()[0]) for line in lines if line != "bench:") == 61  # 60 + keeper
+    # The list pastes back into the builder as a deck of the same size.
+    again = alice_client.post("/decks/builder/start/", {"text": names.content.decode()})
+    draft_data = json.loads(again.context["draft_json"])
+    assert sum(draft_data["deck"].values()) == 60 and draft_data["goalkeeper"]
+
+
+def test_the_print_sheet_has_a_favicon_marks_samples_and_points_at_the_deck(anon_client):
+    deck = Deck.objects.get(slug="sample-cd00-kashima-antlers-2000")
+    body = anon_client.get(f"/decks/{deck.slug}/print/").content.decode()
+    assert 'rel="icon"' in body and "(sample)" in body
+    footer = body[body.index('class="sheet-foot"') :]
+    assert f"http://testserver/decks/{deck.slug}/ " in footer and "/print/" not in footer
+
+
+def test_the_history_says_version_summaries_in_japanese(alice_client, alice, legal_content):
+    deck = deck_create(owner=alice, name="History", content=legal_content)
+    first = next(iter(legal_content.deck))
+    deck_save(
+        deck=deck,
+        editor=alice,
+        content=replace(legal_content, deck={**legal_content.deck, first: 4}),
+        name="History 2",
+        visibility="public",
+    )
+    page = alice_client.get(f"/decks/{deck.slug}/versions/", HTTP_ACCEPT_LANGUAGE="ja")
+    shown = [v.summary_shown for v in page.context["versions"]]
+    assert shown[1].startswith("作成、デッキ +6 ")
+    assert shown[0] == f"「History 2」に名前を変更、公開範囲 非公開 → 公開、デッキ −2 {first}"
+    english = alice_client.get(f"/decks/{deck.slug}/versions/", HTTP_ACCEPT_LANGUAGE="en")
+    said = english.context["versions"][0].summary_shown
+    assert said == f"renamed to “History 2”; visibility Private → Public; deck −2 {first}"
+
+
+def test_sign_up_errors_are_japanese_and_one_per_line(client):
+    client.cookies["django_language"] = "ja"
+    page = client.post(
+        "/accounts/signup/", {"username": "bo b", "password1": "abc", "password2": "abc"}
+    )
+    body = page.content.decode()
+    errors = re.findall(r'<li class="field-error">([^<]+)</li>', body)
+    assert len(errors) >= 3  # username, too short, too common: each its own item
+    assert all(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", e) for e in errors)
+    assert '<ul class="field-errors" id="id_password2_error">' in body

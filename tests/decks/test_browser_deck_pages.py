@@ -1,0 +1,75 @@
+"""Deck pages in headless Chromium: starring a deck, and the main pages in Japanese on a phone."""
+
+import os
+
+import pytest
+from django.contrib.auth import get_user_model
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+from catalog.services import catalog_load
+from decks.models import Deck, DeckStar
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SAMPLE = "sample-cd00-kashima-antlers-2000"
+
+
+def log_in(browser, live_server, wait, next_path: str):
+    get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
+    browser.get(live_server.url + "/accounts/login/?next=" + next_path)
+    browser.find_element(By.NAME, "username").send_keys("alice")
+    browser.find_element(By.NAME, "password").send_keys("correct-horse-1", Keys.ENTER)
+
+
+def test_a_user_stars_a_deck_and_finds_it_in_their_stars(live_server, browser):
+    catalog_load()
+    wait = WebDriverWait(browser, 15)
+    log_in(browser, live_server, wait, f"/decks/{SAMPLE}/")
+    button = wait.until(EC.element_to_be_clickable((By.ID, "star-button")))
+    assert button.get_attribute("aria-pressed") == "false"
+    assert button.find_element(By.CLASS_NAME, "star-count").text == "0"
+    button.click()
+    # Read in one step: htmx swaps the button when the server answers.
+    pressed = "return document.getElementById('star-button').getAttribute('aria-pressed')"
+    wait.until(lambda b: b.execute_script(pressed) == "true")
+    count = "return document.querySelector('#star-button .star-count').textContent"
+    assert browser.execute_script(count) == "1"
+    assert DeckStar.objects.filter(deck__slug=SAMPLE, user__username="alice").count() == 1
+    browser.get(live_server.url + "/decks/starred/")
+    links = browser.find_elements(By.CSS_SELECTOR, "table.deck-index td a")
+    assert Deck.objects.get(slug=SAMPLE).name in [a.text for a in links]
+
+
+def test_five_main_pages_in_japanese_at_phone_width(live_server, browser):
+    catalog_load()
+    wait = WebDriverWait(browser, 15)
+    log_in(browser, live_server, wait, "/decks/")
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "table.deck-index")))
+    browser.add_cookie({"name": "django_language", "value": "ja"})
+    browser.set_window_size(390, 844)
+    out = os.environ.get("SCREENSHOT_DIR") or "/tmp/cardlab-screenshots"
+    os.makedirs(out, exist_ok=True)
+    pages = {
+        "decks": ("/decks/", "公開デッキ"),
+        "deck": (f"/decks/{SAMPLE}/", "ドロー確率"),
+        "builder": ("/decks/new/", "カードを追加"),
+        "cards": ("/cards/?q=team:kashima", "カード"),
+        "play": ("/play/", "手動でプレイ"),
+    }
+    for name, (path, japanese) in pages.items():
+        browser.get(live_server.url + path)
+        wait.until(EC.presence_of_element_located((By.TAG_NAME, "footer")))
+        assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ja"
+        assert japanese in browser.find_element(By.TAG_NAME, "main").text, name
+        # Nothing spills past the phone's width.
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 400, (name, width)
+        browser.save_screenshot(os.path.join(out, f"ja-phone-{name}.png"))
+    # The chart caption sits above the draw-odds heading, not on it.
+    browser.get(live_server.url + f"/decks/{SAMPLE}/")
+    caption = browser.find_element(By.CSS_SELECTOR, ".chart-figure figcaption").rect
+    heading = browser.find_element(By.CSS_SELECTOR, "#odds h2").rect
+    assert caption["y"] + caption["height"] <= heading["y"]

@@ -1,0 +1,131 @@
+"""The main pages rendered in Japanese contain no English UI text from our templates or code.
+
+Two nets: every English msgid of our catalogue that has a different Japanese msgstr must not
+show as a whole text (or, for sentences, inside one); and any run of three lower-case English
+words is taken as an untranslated sentence from the code. Card data (names, ids, effects),
+code samples (<code>, <kbd>, <pre>) and user-given text are allowed.
+"""
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from decks.models import Deck
+
+pytestmark = pytest.mark.django_db
+
+PO = Path(__file__).resolve().parent.parent / "locale" / "ja" / "LC_MESSAGES" / "django.po"
+SKIP_ELEMENTS = re.compile(
+    r"<(script|style|code|kbd|pre|option|textarea)\b[^>]*>.*?</\1>", re.S | re.I
+)
+ATTRIBUTES = re.compile(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"')
+SENTENCE = re.compile(r"\b[a-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,}\b")
+# Words that are the same in both languages on our pages (brand, formats, rule ids).
+ALLOWED = {"API", "JSON", "Markdown", "FW", "MF", "DF", "GK", "PK", "English", "CSV"}
+
+
+def _english_msgids() -> set[str]:
+    """Return the catalogue's English strings whose Japanese translation differs."""
+    text = PO.read_text(encoding="utf-8")
+    found = set()
+    for block in text.split("\n\n"):
+        if "msgctxt" in block or "msgid_plural" in block:
+            continue
+        msgid = re.search(r'^msgid "(.*)"$', block, re.M)
+        msgstr = re.search(r'^msgstr "(.*)"$', block, re.M)
+        if not msgid or not msgstr or not msgid[1] or not msgstr[1] or msgid[1] == msgstr[1]:
+            continue
+        english = msgid[1].replace('\\"', '"')
+        if "%" in english or "<" in english or english in ALLOWED or len(english) < 4:
+            continue
+        found.add(english)
+    return found
+
+
+def _texts(body: str) -> list[str]:
+    """Return the texts a person reads: text between tags and the readable attributes."""
+    body = SKIP_ELEMENTS.sub(" ", body)
+    body = re.sub(r"<head>.*?</head>", " ", body, flags=re.S)
+    attributes = [html.unescape(a) for a in ATTRIBUTES.findall(body)]
+    texts = [html.unescape(t) for t in re.split(r"<[^>]+>", body)]
+    return [" ".join(t.split()) for t in texts + attributes if t.strip()]
+
+
+def english_in(body: str, allowed: set[str]) -> list[str]:
+    msgids = _english_msgids()
+    sentences = {m for m in msgids if len(m.split()) >= 3}
+    found = []
+    for text in _texts(body):
+        if text in allowed:
+            continue
+        scrubbed = text
+        for word in allowed:
+            scrubbed = scrubbed.replace(word, " ")
+        if text in msgids or any(s in scrubbed for s in sentences) or SENTENCE.search(scrubbed):
+            found.append(text)
+    return found
+
+
+def _data_words() -> set[str]:
+    """Return card, team, set and deck names and card effects: data, not UI text."""
+    from catalog.models import Card, CardSet, Team
+
+    words = set()
+    for values in (
+        Card.objects.values_list("name", "effect", "person"),
+        Team.objects.values_list("name"),
+        CardSet.objects.values_list("name"),
+        Deck.objects.values_list("name", "description"),
+    ):
+        for row in values:
+            words.update(v for v in row if v)
+    return words
+
+
+@pytest.fixture
+def ja_client(alice):
+    client = Client()
+    client.force_login(alice)
+    client.cookies["django_language"] = "ja"
+    return client
+
+
+def test_the_english_detector_finds_an_untranslated_sentence():
+    assert english_in("<p>The deck has 57 cards; it must have exactly 60.</p>", set())
+    assert english_in("<p><span>Public decks</span></p>", set()) == ["Public decks"]
+    assert not english_in("<p>公開デッキ <code>set:BS pos:FW shoot above five</code></p>", set())
+
+
+MAIN_PAGES = [
+    "/",
+    "/cards/?q=team:kashima",
+    "/cards/BS-012/",
+    "/decks/",
+    "/decks/sample-cd00-kashima-antlers-2000/",
+    "/decks/sample-cd00-kashima-antlers-2000/versions/",
+    "/decks/sample-cd00-kashima-antlers-2000/print/",
+    "/decks/new/",
+    "/decks/builder/cards/?q=set:BS team:urawa&sort=position",
+    "/decks/builder/cards/?q=(pos:FW",
+    "/decks/starred/",
+    "/decks/import/",
+    "/play/",
+    "/simulations/",
+]
+
+
+@pytest.mark.parametrize("path", MAIN_PAGES)
+def test_main_pages_in_japanese_have_no_english_ui_text(ja_client, path):
+    page = ja_client.get(path)
+    assert page.status_code == 200
+    assert english_in(page.content.decode(), _data_words()) == []
+
+
+def test_deck_problems_on_the_builder_are_japanese(ja_client):
+    page = ja_client.post("/decks/builder/preview/", {"draft": '{"deck": {"BS-012": 3}}'})
+    body = page.content.decode()
+    assert "R-DECK-1" in body and "デッキは3枚です" in body
+    assert english_in(body, _data_words()) == []
