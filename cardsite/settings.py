@@ -80,9 +80,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "cardsite.middleware.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "cardsite.middleware.RequestBoundsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -184,14 +186,25 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "cardsite.authentication.StrictTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # One bounded JSON reader (size, depth, numbers, NaN, NUL): cardsite/limits.py.
+    "DEFAULT_PARSER_CLASSES": [
+        "cardsite.limits.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "cardsite.api.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"writes": os.environ.get("API_WRITE_RATE", "120/minute")},
 }
+# Request bounds (docs/limits.md): a JSON body, a form body, an uploaded file.
+API_MAX_JSON_BYTES = env_int("API_MAX_JSON_BYTES", 1_000_000)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Eleven Stars card lab API",
     "DESCRIPTION": "Cards, sets, decks and simulations for the Eleven Stars TCG (sample data).",

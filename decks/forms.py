@@ -5,8 +5,17 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from decks.models import Deck
+from decks.names import deck_name_problem
+from decks.text_format import MAX_FILE_BYTES, MAX_TEXT_CHARS
 
-MAX_UPLOAD_BYTES = 200_000
+MAX_UPLOAD_BYTES = MAX_FILE_BYTES
+
+
+def clean_deck_name(value: str) -> str:
+    problem = deck_name_problem(value)
+    if problem:
+        raise forms.ValidationError(_("The name %(problem)s.") % {"problem": problem})
+    return value
 
 
 class DeckDetailsForm(forms.Form):
@@ -19,11 +28,15 @@ class DeckDetailsForm(forms.Form):
     )
     visibility = forms.ChoiceField(label=_("Visibility"), choices=Deck.Visibility.choices)
 
+    def clean_name(self):
+        return clean_deck_name(self.cleaned_data["name"])
+
 
 class DeckImportForm(forms.Form):
     text = forms.CharField(
         label=_("Deck text"),
         required=False,
+        max_length=MAX_TEXT_CHARS,
         widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false", "class": "mono"}),
     )
     file = forms.FileField(label=_("…or upload a text file"), required=False)
@@ -33,6 +46,10 @@ class DeckImportForm(forms.Form):
     visibility = forms.ChoiceField(
         label=_("Visibility"), choices=Deck.Visibility.choices, initial=Deck.Visibility.PRIVATE
     )
+
+    def clean_name(self):
+        name = self.cleaned_data["name"]
+        return clean_deck_name(name) if name else name
 
     def clean(self):
         data = super().clean()

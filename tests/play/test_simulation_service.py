@@ -182,7 +182,7 @@ def test_api_bad_parameters_get_400_with_field_messages(alice_client, decks, que
     )
     assert response.status_code == 400
     errors = response.json()["errors"]
-    assert set(errors) == {"kind", "deck_a", "runs"}
+    assert {e["field"] for e in errors} == {"kind", "deck_a", "runs"}
 
 
 def test_others_cannot_see_cancel_or_list_a_batch(
