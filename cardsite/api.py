@@ -15,10 +15,21 @@ from __future__ import annotations
 import logging
 
 from rest_framework import exceptions, status
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 logger = logging.getLogger("cardsite.errors")
+
+
+class StrictPageNumberPagination(PageNumberPagination):
+    """Page numbers as documented: a `page` that is not a whole number from 1 is a 400."""
+
+    def paginate_queryset(self, queryset, request, view=None):
+        raw = request.query_params.get(self.page_query_param)
+        if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+            raise exceptions.ValidationError({"page": ["A page is a whole number from 1."]})
+        return super().paginate_queryset(queryset, request, view)
 
 
 def flatten_errors(detail, field: str | None = None) -> list[dict]:
@@ -86,3 +97,48 @@ def _summary(errors: list[dict]) -> str:
         error = errors[0]
         return f"{error['field']}: {error['message']}" if error["field"] else error["message"]
     return "Invalid input: see errors."
+
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "The API's one error object (docs/api-errors.md).",
+    "required": ["message", "errors"],
+    "properties": {
+        "message": {"type": "string"},
+        "errors": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["message"],
+                "properties": {
+                    "field": {"type": "string", "nullable": True},
+                    "line": {"type": "integer"},
+                    "message": {"type": "string"},
+                },
+            },
+        },
+    },
+}
+ERROR_RESPONSES = {
+    "400": "Bad input: a parse error or field errors, each naming its field (or line).",
+    "401": "A bad or malformed token.",
+    "403": "Not allowed (an anonymous write, or another user's deck).",
+    "404": "No such object that you can see.",
+    "405": "Method not allowed.",
+    "409": "The deck changed since the version your If-Match names.",
+    "415": "Unsupported media type.",
+    "429": "Too many requests (write throttle).",
+    "500": "Unexpected server error (logged).",
+}
+
+
+def add_error_responses(result, generator, request, public):
+    """Document the error object and the error statuses every operation may answer."""
+    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+    ref = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            for code, description in ERROR_RESPONSES.items():
+                responses.setdefault(code, {"description": description, "content": ref})
+    return result

@@ -189,13 +189,10 @@ REST_FRAMEWORK = {
         "cardsite.authentication.StrictTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # One bounded JSON reader (size, depth, numbers, NaN, NUL): cardsite/limits.py.
-    "DEFAULT_PARSER_CLASSES": [
-        "cardsite.limits.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # One bounded JSON reader (size, depth, numbers, NaN, NUL): cardsite/limits.py. Bodies
+    # are JSON (nested entries have no form encoding); deck import also takes a file upload.
+    "DEFAULT_PARSER_CLASSES": ["cardsite.limits.BoundedJSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "cardsite.api.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "cardsite.api.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"writes": os.environ.get("API_WRITE_RATE", "120/minute")},
@@ -215,6 +212,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {"PolicyEnum": "play.simulation.POLICIES"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "cardsite.api.add_error_responses",
+    ],
 }
 
 # Production hardening: on whenever DEBUG is off, so `check --deploy` is clean.

@@ -14,9 +14,11 @@ from drf_spectacular.utils import (
 from rest_framework import permissions, renderers, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 from rest_framework.throttling import UserRateThrottle
 
+from cardsite.limits import BoundedJSONParser
 from decks.content import MAX_QUANTITY, ContentError, DeckContent
 from decks.export import deck_as_json, deck_as_text
 from decks.models import Deck
@@ -390,7 +392,12 @@ class DeckViewSet(viewsets.ModelViewSet):
         },
         responses={201: DeckSerializer, 400: LINE_ERRORS},
     )
-    @action(detail=False, methods=["post"], url_path="import")
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="import",
+        parser_classes=[BoundedJSONParser, MultiPartParser],
+    )
     def import_text(self, request):
         form = ImportRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
