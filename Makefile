@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test setup lint format check services clean
+.PHONY: run test test-fast setup lint format check services clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ test: setup
 	@source .ci/services.sh && detect_services && \
 	$(PY) -m pytest $(PYTEST_ARGS) && \
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+
+# The edit loop: no browser, no slow, no real-worker tests, on SQLite; `make test` stays whole.
+test-fast: setup
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not browser and not slow and not workers" $(PYTEST_ARGS)
 
 lint:
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .

@@ -211,7 +211,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"PolicyEnum": "play.simulation.POLICIES"},
+    "ENUM_NAME_OVERRIDES": {"PolicyEnum": "play.simulations.core.POLICIES"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "cardsite.api.add_error_responses",
@@ -269,13 +269,11 @@ SIMULATION_MAX_ACTIVE_PER_USER = env_int("SIMULATION_MAX_ACTIVE_PER_USER", 3)
 SIMULATION_MAX_ATTEMPTS = env_int("SIMULATION_MAX_ATTEMPTS", 3)
 SIMULATION_RETRY_BACKOFF = env_int("SIMULATION_RETRY_BACKOFF", 1)
 SIMULATION_STALL_SECONDS = env_int("SIMULATION_STALL_SECONDS", 120)
-SIMULATION_CHUNK_SIZE = {
-    "pk": env_int("SIMULATION_CHUNK_PK", 5000),
-    "goldfish": env_int("SIMULATION_CHUNK_MATCHES", 500),
-    "match": env_int("SIMULATION_CHUNK_MATCHES", 500),
-    "gauntlet": env_int("SIMULATION_CHUNK_MATCHES", 500),
-    "touchdown": env_int("SIMULATION_CHUNK_GAMES", 1000),
-}
+# Runs per chunk; each batch kind (play/simulations/kinds/) names the one it uses.
+SIMULATION_CHUNK_PK = env_int("SIMULATION_CHUNK_PK", 5000)
+SIMULATION_CHUNK_MATCHES = env_int("SIMULATION_CHUNK_MATCHES", 500)
+SIMULATION_CHUNK_GAMES = env_int("SIMULATION_CHUNK_GAMES", 1000)
+SIMULATION_CHUNK_SIZE: dict[str, int] = {}  # per-kind overrides by kind key (tests use them)
 CELERY_BEAT_SCHEDULE = {
     "reconcile-simulations": {
         "task": "play.tasks.simulation_reconcile",

@@ -8,7 +8,7 @@ from rest_framework.routers import DefaultRouter
 
 from catalog.api import CardSetViewSet, CardViewSet
 from decks.api import DeckViewSet
-from play.api import SimulationViewSet
+from play.simulations.api import SimulationViewSet
 
 router = DefaultRouter()
 router.register("sets", CardSetViewSet, basename="set")

@@ -12,7 +12,7 @@ from django.http import Http404
 from catalog.models import Card
 from decks.content import DeckContent
 from decks.legality import content_problems
-from decks.models import Deck, DeckEntry
+from decks.models import Deck, DeckEntry, DeckVersion
 from play.engine.legality import Problem
 
 
@@ -156,3 +156,8 @@ def deck_problems_now(deck: Deck) -> list[Problem]:
     """Return the saved deck's problems as the catalog stands now."""
     content = deck_content(deck)
     return content_check(content)[0]
+
+
+def latest_version(deck: Deck) -> DeckVersion | None:
+    """Return the deck's newest saved version, or None."""
+    return deck.versions.order_by("-number").first()

@@ -19,13 +19,6 @@ def new_token() -> str:
 
 
 class SimulationBatch(models.Model):
-    class Kind(models.TextChoices):
-        PK = "pk", _("PK shootouts")
-        GOLDFISH = "goldfish", _("Goldfish runs")
-        MATCH = "match", _("Deck against deck")
-        GAUNTLET = "gauntlet", _("Gauntlet")
-        TOUCHDOWN = "touchdown", _("Touchdown Heroes balance lab")
-
     class Status(models.TextChoices):
         QUEUED = "queued", _("Queued")
         RUNNING = "running", _("Running")
@@ -38,7 +31,9 @@ class SimulationBatch(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="simulations"
     )
-    kind = models.CharField(max_length=10, choices=Kind.choices)
+    # A key of the batch-kind registry (play/simulations/kinds/): no choices here, so a new
+    # kind needs no migration.
+    kind = models.CharField(max_length=10)
     # Null only for the Touchdown Heroes lab, which plays rule variants, not decks.
     deck_a_version = models.ForeignKey(
         "decks.DeckVersion", on_delete=models.PROTECT, related_name="+", null=True, blank=True
@@ -76,10 +71,28 @@ class SimulationBatch(models.Model):
         indexes = [models.Index(fields=["owner", "status"], name="batch_owner_status")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} #{self.pk}"
+        return f"{self.kind_label} #{self.pk}"
 
     def get_absolute_url(self) -> str:
         return reverse("play:batch-detail", args=[self.pk])
+
+    @property
+    def kind_spec(self):
+        """Return the batch's kind object (what plans, runs and shows this kind)."""
+        from play.simulations import kinds  # the registry imports engine code; load it late
+
+        return kinds.get(self.kind)
+
+    @property
+    def kind_label(self) -> str:
+        spec = self.kind_spec
+        return str(spec.label) if spec else self.kind
+
+    def opponent_text(self) -> str:
+        return self.kind_spec.opponent_text(self)
+
+    def against_text(self) -> str:
+        return self.kind_spec.against_text(self)
 
     @property
     def is_active(self) -> bool:
@@ -110,6 +123,14 @@ class SimulationChunk(models.Model):
 
     def __str__(self) -> str:
         return f"batch {self.batch_id} chunk {self.index}"
+
+
+def match_log_title(log: dict) -> str:
+    """Return a match log's title: "A 2–1 B", with the shootout score when there was one."""
+    goals = log["result"]["goals"]
+    pk = log["result"]["pk"]
+    score = f"{goals['A']}–{goals['B']}" + (f" (PK {pk['A']}–{pk['B']})" if pk else "")
+    return f"{log['sides']['A']['name']} {score} {log['sides']['B']['name']}"[:200]
 
 
 class MatchLog(models.Model):
@@ -166,8 +187,6 @@ class SoloGame(models.Model):
     class Status(models.TextChoices):
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
-
-    POLICIES = ("passive", "greedy", "random")
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="solo_games"

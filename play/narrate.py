@@ -27,6 +27,18 @@ def _identity(text: str) -> str:
     return text
 
 
+def zone_name(zone: int, labels: Mapping[str, str], gettext: Callable[[str], str]) -> str:
+    """Return a zone's name (R-FIELD-1) in running text; the board shows the same names."""
+    _ = gettext
+    return {
+        0: _("{side}'s penalty zone").format(side=labels["A"]),
+        1: _("{side}'s middle zone").format(side=labels["A"]),
+        2: _("the center zone"),
+        3: _("{side}'s middle zone").format(side=labels["B"]),
+        4: _("{side}'s penalty zone").format(side=labels["B"]),
+    }.get(zone, str(zone))
+
+
 @dataclass(frozen=True, slots=True)
 class Line:
     """One narrated event."""
@@ -101,14 +113,7 @@ class Narrator:
         return {"keep": _("keep"), "shoot": _("shoot"), "defense": _("defense")}.get(name, name)
 
     def zone(self, zone: int) -> str:
-        _ = self.gettext
-        return {
-            0: _("{side}'s penalty zone").format(side=self.side("A")),
-            1: _("{side}'s middle zone").format(side=self.side("A")),
-            2: _("the center zone"),
-            3: _("{side}'s middle zone").format(side=self.side("B")),
-            4: _("{side}'s penalty zone").format(side=self.side("B")),
-        }.get(zone, str(zone))
+        return zone_name(zone, {side: self.side(side) for side in SIDES}, self.gettext)
 
     def totals_text(self, totals: Mapping[str, Mapping[str, int]]) -> str:
         _ = self.gettext

@@ -1,6 +1,6 @@
 """What play/ adds to other apps' pages through their extension points."""
 
-from play.forms import SimulationForm
+from play.simulations.forms import SimulationForm
 
 
 def deck_play_section(request, deck, *, is_legal: bool) -> dict:

@@ -5,7 +5,7 @@ import logging
 from celery import shared_task
 from django.conf import settings
 
-from play import services
+from play.simulations import services
 
 log = logging.getLogger(__name__)
 

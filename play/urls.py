@@ -1,32 +1,39 @@
 from django.urls import path
 
-from play import views, views_lab, views_replay, views_solo
+from play.lab import views as lab_views
+from play.replays import views as replay_views
+from play.simulations import views as batch_views
+from play.solo import views as solo_views
 
 app_name = "play"
 urlpatterns = [
-    path("simulations/", views.batch_list, name="batch-list"),
-    path("simulations/new/", views.batch_new, name="batch-new"),
-    path("simulations/<int:batch_id>/", views.batch_detail, name="batch-detail"),
-    path("simulations/<int:batch_id>/progress/", views.batch_progress, name="batch-progress"),
-    path("simulations/<int:batch_id>/cancel/", views.batch_cancel, name="batch-cancel"),
-    path("simulations/<int:batch_id>/results.json", views.batch_results_json, name="batch-json"),
-    path("simulations/shared/<str:token>/", views.batch_shared, name="batch-shared"),
+    path("simulations/", batch_views.batch_list, name="batch-list"),
+    path("simulations/new/", batch_views.batch_new, name="batch-new"),
+    path("simulations/<int:batch_id>/", batch_views.batch_detail, name="batch-detail"),
+    path("simulations/<int:batch_id>/progress/", batch_views.batch_progress, name="batch-progress"),
+    path("simulations/<int:batch_id>/cancel/", batch_views.batch_cancel, name="batch-cancel"),
+    path(
+        "simulations/<int:batch_id>/results.json",
+        batch_views.batch_results_json,
+        name="batch-json",
+    ),
+    path("simulations/shared/<str:token>/", batch_views.batch_shared, name="batch-shared"),
     path(
         "simulations/shared/<str:token>/progress/",
-        views.batch_progress,
+        batch_views.batch_progress,
         name="batch-shared-progress",
     ),
-    path("logs/<str:token>.json", views.log_json, name="log-json"),
+    path("logs/<str:token>.json", replay_views.log_json, name="log-json"),
     # Solo play and replays (issue #6)
-    path("play/", views_solo.solo_new, name="solo-new"),
-    path("play/<int:game_id>/", views_solo.solo_game, name="solo-game"),
-    path("play/<int:game_id>/events/", views_solo.solo_events, name="solo-events"),
-    path("play/<int:game_id>/act/", views_solo.solo_act_view, name="solo-act"),
-    path("play/<int:game_id>/bot-step/", views_solo.solo_bot_step_view, name="solo-bot-step"),
-    path("play/<int:game_id>/undo/", views_solo.solo_undo_view, name="solo-undo"),
-    path("play/<int:game_id>/restart/", views_solo.solo_restart_view, name="solo-restart"),
-    path("play/<int:game_id>/autoplay/", views_solo.solo_autoplay_view, name="solo-autoplay"),
-    path("lab/touchdown/", views_lab.lab, name="lab"),
-    path("replays/upload/", views_replay.replay_upload, name="replay-upload"),
-    path("replays/<str:token>/", views_replay.replay, name="replay"),
+    path("play/", solo_views.solo_new, name="solo-new"),
+    path("play/<int:game_id>/", solo_views.solo_game, name="solo-game"),
+    path("play/<int:game_id>/events/", solo_views.solo_events, name="solo-events"),
+    path("play/<int:game_id>/act/", solo_views.solo_act_view, name="solo-act"),
+    path("play/<int:game_id>/bot-step/", solo_views.solo_bot_step_view, name="solo-bot-step"),
+    path("play/<int:game_id>/undo/", solo_views.solo_undo_view, name="solo-undo"),
+    path("play/<int:game_id>/restart/", solo_views.solo_restart_view, name="solo-restart"),
+    path("play/<int:game_id>/autoplay/", solo_views.solo_autoplay_view, name="solo-autoplay"),
+    path("lab/touchdown/", lab_views.lab, name="lab"),
+    path("replays/upload/", replay_views.replay_upload, name="replay-upload"),
+    path("replays/<str:token>/", replay_views.replay, name="replay"),
 ]

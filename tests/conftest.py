@@ -7,6 +7,19 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+WORKER_FIXTURES = {"workers", "filesystem_broker"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "workers: starts real Celery worker processes")
+
+
+def pytest_collection_modifyitems(items):
+    """Mark the tests that start real Celery workers, so `make test-fast` can leave them out."""
+    for item in items:
+        if WORKER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.workers)
+
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):

@@ -6,15 +6,16 @@ from unittest.mock import patch
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from play import lab, services
+from play.lab import core as lab
 from play.models import SimulationBatch
+from play.simulations import services
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def queued():
-    with patch("play.services.queue_chunks") as queue:
+    with patch("play.simulations.services.queue_chunks") as queue:
         yield queue
 
 

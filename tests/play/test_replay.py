@@ -7,10 +7,10 @@ import pytest
 from django.urls import reverse
 
 from decks.models import Deck
-from play import solo
 from play.engine import HalftimeSwaps, play_match
 from play.engine.testing import sample_side_deck
 from play.models import MatchLog, SimulationBatch
+from play.solo import services as solo
 from tests.play import test_solo
 
 alice_deck = test_solo.alice_deck

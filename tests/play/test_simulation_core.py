@@ -4,16 +4,17 @@ import random
 
 import pytest
 
-from play import simulation
+from play.simulations import core as simulation
+from play.simulations import kinds
 
 
 def test_a_batch_is_split_into_chunks_that_add_up_to_the_runs():
-    specs = simulation.plan_chunks(kind="goldfish", runs=1050, chunk_size=500, opponents=1)
+    specs = kinds.get("goldfish").plan(runs=1050, chunk_size=500, opponents=1)
     assert [(s.index, s.opponent, s.runs) for s in specs] == [(0, 1, 500), (1, 1, 500), (2, 1, 50)]
 
 
 def test_a_gauntlet_plans_the_runs_for_every_opponent():
-    specs = simulation.plan_chunks(kind="gauntlet", runs=30, chunk_size=20, opponents=3)
+    specs = kinds.get("gauntlet").plan(runs=30, chunk_size=20, opponents=3)
     assert [(s.opponent, s.runs) for s in specs] == [
         (1, 20),
         (1, 10),

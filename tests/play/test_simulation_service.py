@@ -6,8 +6,8 @@ import pytest
 from django.test import override_settings
 
 from decks.models import Deck
-from play import services
 from play.models import MatchLog, SimulationBatch, SimulationChunk
+from play.simulations import selectors, services
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def decks():
 
 @pytest.fixture
 def queued():
-    with patch("play.services.queue_chunks") as queue:
+    with patch("play.simulations.services.queue_chunks") as queue:
         yield queue
 
 
@@ -72,7 +72,7 @@ def test_progress_and_results_come_from_the_chunk_rows(alice, decks, queued):
     services.chunk_run(batch_id=batch.pk, index=1)
     batch.refresh_from_db()
     assert batch.status == "running"
-    progress = services.batch_progress(batch)
+    progress = selectors.batch_progress(batch)
     assert (progress["done"], progress["total"], progress["runs_done"]) == (1, 3, 10)
     batch = run_all(batch)
     assert batch.status == "done"
@@ -90,7 +90,7 @@ def test_the_same_seed_gives_the_same_results_whatever_the_chunk_order(alice, de
 
 def test_pk_batches_show_the_exact_probability_beside_the_estimate(alice, decks, queued):
     batch = run_all(make(alice, decks[2:], kind="pk", runs=300))
-    from play import simulation
+    from play.simulations import core as simulation
 
     exact = simulation.exact_pk_probability(
         simulation.side_deck(batch.sides[0]), simulation.side_deck(batch.sides[1])

@@ -10,8 +10,9 @@ from django.db import connection
 
 from catalog.services import catalog_load
 from decks.models import Deck
-from play import services
 from play.models import SimulationBatch, SimulationChunk
+from play.simulations import services
+from play.simulations import sides as deck_sides
 from tests.play.conftest import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -71,7 +72,7 @@ def test_a_gauntlet_plays_every_prebuilt_deck(setup, workers):
     done = wait_for(lambda: finished(batch.pk), timeout=120, what="gauntlet")
     assert done.status == "done", workers.logs()
     opponents = [row["opponent"] for row in done.results["table"]]
-    assert opponents == [d.name for d in services.gauntlet_decks()]
+    assert opponents == [d.name for d in deck_sides.prebuilt_decks()]
     assert all(row["runs"] == 20 for row in done.results["table"])
 
 

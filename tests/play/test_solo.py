@@ -5,10 +5,10 @@ import pytest
 from catalog.models import Card
 from decks.models import Deck
 from decks.services import deck_copy
-from play import solo
 from play.engine import HalftimeSwaps, PlayCards, action_from_dict, validate_log
 from play.engine.match import HALFTIME, PLAY
 from play.models import MatchLog, SoloGame
+from play.solo import services as solo
 
 
 @pytest.fixture

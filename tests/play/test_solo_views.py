@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 
 from decks.models import Deck
-from play import solo
 from play.engine.match import PLAY
 from play.models import SoloGame
+from play.solo import services as solo
 from tests.play import test_solo
 
 alice_deck = test_solo.alice_deck

@@ -2,9 +2,9 @@ import random
 
 from django.core.management.base import BaseCommand, CommandError
 
-from play.deck_input import DeckInputError, load_side
 from play.engine.pk import pk_shootout
-from play.simulation import exact_pk_probability, wilson_interval
+from play.simulations.core import exact_pk_probability, wilson_interval
+from play.simulations.deck_input import DeckInputError, load_side
 
 
 class Command(BaseCommand):

@@ -3,9 +3,9 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from play.deck_input import DeckInputError, load_side
 from play.engine.runner import play_match
-from play.simulation import POLICIES
+from play.simulations.core import POLICIES
+from play.simulations.deck_input import DeckInputError, load_side
 
 
 class Command(BaseCommand):

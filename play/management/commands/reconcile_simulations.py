@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from play.services import batches_reconcile
+from play.simulations.services import batches_reconcile
 
 
 class Command(BaseCommand):

@@ -8,9 +8,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
 from decks.selectors import decks_readable_by
-from play import services, simulation
 from play.models import SimulationBatch
-from play.selectors import batches_of
+from play.simulations import core as simulation
+from play.simulations import kinds, services
+from play.simulations.selectors import batch_progress, batches_of
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -33,7 +34,7 @@ class DeckRefField(serializers.Field):
 
 
 class SimulationCreateSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=simulation.KINDS)
+    kind = serializers.ChoiceField(choices=kinds.keys())
     deck_a = DeckRefField(required=False)
     deck_b = DeckRefField(required=False, allow_null=True)
     runs = serializers.IntegerField(min_value=1)
@@ -47,7 +48,7 @@ class SimulationCreateSerializer(serializers.Serializer):
     )
 
     def validate(self, data):
-        if data["kind"] == "touchdown":
+        if not kinds.get(data["kind"]).uses_decks:
             if not data.get("variants"):
                 raise serializers.ValidationError({"variants": ["Give one or two variants."]})
         elif "deck_a" not in data:
@@ -82,7 +83,7 @@ class SimulationSerializer(serializers.ModelSerializer):
         ]
 
     def get_progress(self, obj) -> dict:
-        return services.batch_progress(obj)
+        return batch_progress(obj)
 
     def _deck(self, version):
         if version is None:
@@ -113,24 +114,17 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         data.is_valid(raise_exception=True)
         values = data.validated_data
         try:
-            if values["kind"] == "touchdown":
-                batch = services.lab_batch_create(
-                    owner=request.user,
-                    variants=values["variants"],
-                    runs=values["runs"],
-                    seed=values.get("seed"),
-                )
-                return Response(SimulationSerializer(batch).data, status=status.HTTP_201_CREATED)
             batch = services.batch_create(
                 owner=request.user,
                 request=services.BatchRequest(
                     kind=values["kind"],
-                    deck_a=values["deck_a"],
+                    deck_a=values.get("deck_a"),
                     deck_b=values.get("deck_b"),
                     runs=values["runs"],
                     seed=values.get("seed"),
                     policy_a=values["policy_a"],
                     policy_b=values["policy_b"],
+                    variants=values.get("variants"),
                 ),
             )
         except services.BatchInvalid as exc:

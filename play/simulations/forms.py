@@ -5,18 +5,24 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from decks.selectors import decks_listed_for
-from play import simulation
-from play.models import SimulationBatch
+from play.simulations import core as simulation
+from play.simulations import kinds
 
-POLICY_CHOICES = [
-    ("greedy", _("Greedy bot")),
-    ("random", _("Random bot")),
-    ("passive", _("Passive (never plays)")),
-]
+POLICY_LABELS = {
+    "greedy": _("Greedy bot"),
+    "random": _("Random bot"),
+    "passive": _("Passive (never plays)"),
+}
+POLICY_CHOICES = [(name, POLICY_LABELS.get(name, name)) for name in simulation.POLICIES]
+
+
+def deck_kind_choices() -> list[tuple[str, str]]:
+    """Return the kinds a deck's Simulate form offers: those that play decks."""
+    return [(kind.key, kind.label) for kind in kinds.all_kinds() if kind.uses_decks]
 
 
 class SimulationForm(forms.Form):
-    kind = forms.ChoiceField(choices=SimulationBatch.Kind.choices, initial="goldfish")
+    kind = forms.ChoiceField(choices=deck_kind_choices, initial="goldfish")
     deck_b = forms.ModelChoiceField(
         queryset=None, required=False, label=_("Opponent deck"), empty_label=_("(default)")
     )
@@ -42,11 +48,11 @@ class SimulationForm(forms.Form):
         self.fields["deck_b"].queryset = (
             decks_listed_for(user).filter(is_legal=True).order_by("-is_sample", "name")
         )
-        assert set(simulation.POLICIES) == {c for c, _ in POLICY_CHOICES}
 
     def clean(self):
         data = super().clean()
         # Shown with the other field errors at once; the service enforces it too (API).
-        if data.get("kind") in ("pk", "match") and not data.get("deck_b"):
+        kind = kinds.get(data.get("kind") or "")
+        if kind is not None and kind.needs_opponent and not data.get("deck_b"):
             self.add_error("deck_b", _("This kind of batch needs an opponent deck."))
         return data

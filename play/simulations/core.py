@@ -12,15 +12,13 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from play import lab
 from play.engine.cards import Card
 from play.engine.match import SideDeck
 from play.engine.options import Options
-from play.engine.pk import pk_shootout, pk_win_probability
+from play.engine.pk import pk_win_probability
 from play.engine.runner import play_match
-from play.stats import mean_of, wilson_interval
+from play.simulations.stats import mean_of, wilson_interval
 
-KINDS = ("pk", "goldfish", "match", "gauntlet", "touchdown")
 POLICIES = ("greedy", "random", "passive")
 SAMPLE_LOGS_PER_OPPONENT = 3
 
@@ -32,16 +30,12 @@ class ChunkSpec:
     runs: int
 
 
-def plan_chunks(*, kind: str, runs: int, chunk_size: int, opponents: int) -> list[ChunkSpec]:
-    """Return the batch's chunks: `runs` per opponent, split into chunks of `chunk_size`.
+def plan_chunks(*, indexes, runs: int, chunk_size: int) -> list[ChunkSpec]:
+    """Return the batch's chunks: `runs` per side index, split into chunks of `chunk_size`.
 
-    `opponent` indexes the batch's sides: 1.. for decks (0 is deck A); for the Touchdown
-    Heroes lab every side is a rule variant, numbered from 0.
+    `indexes` are the sides the chunks play (a kind says which: opponents 1.. for decks,
+    every rule variant from 0 for the Touchdown Heroes lab).
     """
-    if kind == "touchdown":
-        indexes = range(opponents)
-    else:
-        indexes = range(1, (opponents if kind == "gauntlet" else 1) + 1)
     specs = []
     for opponent in indexes:
         for start in range(0, runs, chunk_size):
@@ -53,22 +47,6 @@ def chunk_seed(batch_seed: int, index: int) -> int:
     """Return a chunk's seed, derived from the batch seed and the chunk index only."""
     digest = hashlib.sha256(f"elevenstars-batch:{batch_seed}:{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
-
-
-def side_snapshot(
-    *, name: str, cards: list[dict], goalkeeper: dict, pk_goalkeeper: dict | None, bench: list
-) -> dict:
-    """Return the JSON snapshot of one side (CARD dicts as in the match log)."""
-    extra = [pk_goalkeeper] if pk_goalkeeper else []
-    data = {c["id"]: c for c in [*cards, goalkeeper, *bench, *extra]}
-    return {
-        "name": name,
-        "cards": [c["id"] for c in cards],
-        "goalkeeper": goalkeeper["id"],
-        "pk_goalkeeper": pk_goalkeeper["id"] if pk_goalkeeper else None,
-        "bench": [c["id"] for c in bench],
-        "card_data": data,
-    }
 
 
 def side_deck(snapshot: dict) -> SideDeck:
@@ -92,55 +70,25 @@ def exact_pk_probability(side_a: SideDeck, side_b: SideDeck) -> float:
     )
 
 
-def _counter(values) -> dict[str, int]:
+def counter(values) -> dict[str, int]:
+    """Return a {value: count} histogram with string keys, in value order."""
     return {str(k): v for k, v in sorted(Counter(values).items())}
 
 
-def run_chunk(
-    *, kind: str, sides: list[dict], params: dict, spec: ChunkSpec, seed: int, keep_logs: int = 0
+def run_matches(
+    *, side_a: SideDeck, side_b: SideDeck, params: dict, runs: int, seed: int, keep_logs: int = 0
 ) -> tuple[dict, list[dict]]:
-    """Play one chunk and return (its aggregated result, up to `keep_logs` match logs)."""
-    if kind == "touchdown":
-        return lab.run_chunk(
-            variant=sides[spec.opponent], runs=spec.runs, seed=seed, keep_logs=keep_logs
-        )
+    """Play `runs` matches; return (their aggregated result, up to `keep_logs` match logs)."""
     rng = random.Random(seed)
-    side_a = side_deck(sides[0])
-    side_b = side_deck(sides[spec.opponent])
-    if kind == "pk":
-        scores = []
-        decided = []
-        for _ in range(spec.runs):
-            result = pk_shootout(
-                side_a.cards,
-                side_a.shootout_goalkeeper,
-                side_b.cards,
-                side_b.shootout_goalkeeper,
-                random.Random(rng.getrandbits(63)),
-            )
-            scores.append(f"{result.score['A']}-{result.score['B']}")
-            decided.append((result.winner, result.decided_by))
-        wins = sum(1 for winner, _ in decided if winner == "A")
-        return (
-            {
-                "runs": spec.runs,
-                "wins_a": wins,
-                "scores": _counter(scores),
-                "coin_tosses": sum(1 for _, how in decided if how == "coin_toss"),
-            },
-            [],
-        )
     options = Options(**params.get("options", {}))
-    policy_a = params.get("policy_a", "greedy")
-    policy_b = "passive" if kind == "goldfish" else params.get("policy_b", "greedy")
     agg = _MatchAggregate()
     logs = []
-    for number in range(spec.runs):
+    for number in range(runs):
         outcome = play_match(
             side_a,
             side_b,
-            policy_a=policy_a,
-            policy_b=policy_b,
+            policy_a=params.get("policy_a", "greedy"),
+            policy_b=params.get("policy_b", "greedy"),
             seed=rng.getrandbits(63),
             options=options,
             log=number < keep_logs,
@@ -148,7 +96,7 @@ def run_chunk(
         if outcome.log is not None:
             logs.append(outcome.log)
         agg.add(outcome)
-    return agg.to_dict(spec.runs), logs
+    return agg.to_dict(runs), logs
 
 
 class _MatchAggregate:
@@ -236,19 +184,9 @@ def _num(key: str) -> float:
         return 0.0
 
 
-def summarize(kind: str, merged: dict, *, exact_pk: float | None = None) -> dict:
-    """Return the figures a results page shows, computed from merged chunk results."""
+def summarize_matches(merged: dict) -> dict:
+    """Return the figures a results page shows for matches, from merged chunk results."""
     runs = merged.get("runs", 0)
-    if kind == "pk":
-        low, high = wilson_interval(merged["wins_a"], runs)
-        return {
-            "runs": runs,
-            "win_rate": merged["wins_a"] / runs if runs else 0.0,
-            "interval": [low, high],
-            "exact": exact_pk,
-            "scores": merged["scores"],
-            "coin_tosses": merged["coin_tosses"],
-        }
     wins_a = merged["wins"].get("A", 0)
     low, high = wilson_interval(wins_a, runs)
     goals_a = merged["goals"]["A"]

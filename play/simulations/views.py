@@ -4,16 +4,14 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from decks.selectors import deck_for_viewer
-from play import services
-from play.forms import SimulationForm
-from play.selectors import batch_by_share_token, batch_for_owner, batches_of, sample_logs
-from play.views_replay import match_log_for_viewer
+from play.simulations import selectors, services
+from play.simulations.forms import SimulationForm
 
 
 @login_required
@@ -58,15 +56,15 @@ def batch_new(request):
 @login_required
 @require_GET
 def batch_list(request):
-    batches = batches_of(request.user)[:200]
+    batches = selectors.batches_of(request.user)[:200]
     return render(request, "play/batch_list.html", {"batches": batches})
 
 
 def _batch_context(batch, *, shared: bool) -> dict:
     return {
         "batch": batch,
-        "progress": services.batch_progress(batch),
-        "sample_logs": sample_logs(batch),
+        "progress": selectors.batch_progress(batch),
+        "sample_logs": selectors.sample_logs(batch),
         "shared": shared,
         "results_json": batch.results,
     }
@@ -75,22 +73,22 @@ def _batch_context(batch, *, shared: bool) -> dict:
 @login_required
 @require_GET
 def batch_detail(request, batch_id):
-    batch = batch_for_owner(user=request.user, batch_id=batch_id)
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
     return render(request, "play/batch_detail.html", _batch_context(batch, shared=False))
 
 
 @require_GET
 def batch_shared(request, token):
-    batch = batch_by_share_token(token)
+    batch = selectors.batch_by_share_token(token)
     return render(request, "play/batch_detail.html", _batch_context(batch, shared=True))
 
 
 @require_GET
 def batch_progress(request, batch_id=None, token=None):
     if token:
-        batch = batch_by_share_token(token)
+        batch = selectors.batch_by_share_token(token)
     elif request.user.is_authenticated:
-        batch = batch_for_owner(user=request.user, batch_id=batch_id)
+        batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
     else:
         raise Http404
     context = _batch_context(batch, shared=bool(token))
@@ -103,26 +101,15 @@ def batch_progress(request, batch_id=None, token=None):
 @login_required
 @require_POST
 def batch_cancel(request, batch_id):
-    batch = batch_for_owner(user=request.user, batch_id=batch_id)
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
     if services.batch_cancel(batch=batch):
         messages.info(request, _("The simulation was cancelled."))
     return redirect(batch)
 
 
-@require_GET
-def log_json(request, token):
-    """Download a saved match log, for whoever may watch its replay."""
-    match_log = match_log_for_viewer(
-        token=token, user=request.user, batch_token=request.GET.get("batch", "")
-    )
-    response = JsonResponse(match_log.log, json_dumps_params={"ensure_ascii": False, "indent": 1})
-    response["Content-Disposition"] = f'attachment; filename="match-{match_log.pk}.json"'
-    return response
-
-
 @login_required
 @require_GET
 def batch_results_json(request, batch_id):
-    batch = batch_for_owner(user=request.user, batch_id=batch_id)
-    body = json.dumps({"results": batch.results, "progress": services.batch_progress(batch)})
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    body = json.dumps({"results": batch.results, "progress": selectors.batch_progress(batch)})
     return HttpResponse(body, content_type="application/json")

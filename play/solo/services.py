@@ -15,8 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import QuerySet
-from django.http import Http404
 
 from catalog.models import Card as CatalogCard
 from decks.legality import engine_card
@@ -33,9 +31,10 @@ from play.engine import (
     get_policy,
 )
 from play.engine.match import HALFTIME
-from play.models import MatchLog, SoloGame
-from play.services import latest_version, version_snapshot
-from play.simulation import side_deck
+from play.errors import FieldErrors
+from play.models import MatchLog, SoloGame, match_log_title
+from play.simulations.core import side_deck
+from play.simulations.sides import goldfish_deck, latest_snapshot
 
 USER = "A"  # the user always plays side A; the bot side B
 BOT = "B"
@@ -49,12 +48,8 @@ class SoloError(ValueError):
     """A request the game refuses; the message is meant for the player."""
 
 
-class SoloInvalid(SoloError):
+class SoloInvalid(FieldErrors, SoloError):
     """Bad start parameters: `errors` maps each form field to its messages."""
-
-    def __init__(self, errors: dict[str, list[str]]):
-        self.errors = errors
-        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
 
 
 class StaleGame(SoloError):
@@ -87,22 +82,7 @@ class Position:
         return self.match.current_side() == BOT
 
 
-# ----- reading ------------------------------------------------------------------------------
-
-
-def solo_games_of(user) -> QuerySet[SoloGame]:
-    """Return the user's own solo games (nobody else's are ever listed)."""
-    if not user.is_authenticated:
-        return SoloGame.objects.none()
-    return SoloGame.objects.filter(owner=user).select_related("deck_version", "opponent_version")
-
-
-def solo_game_for_owner(*, user, game_id: int) -> SoloGame:
-    """Return the user's game; another user's game is a 404 like a missing one."""
-    game = solo_games_of(user).filter(pk=game_id).first()
-    if game is None:
-        raise Http404("No such game.")
-    return game
+# ----- rebuilding ---------------------------------------------------------------------------
 
 
 def _event_count(match: Match) -> int:
@@ -137,28 +117,8 @@ def bot_action(game: SoloGame, match: Match) -> Action:
 # ----- starting -----------------------------------------------------------------------------
 
 
-def goalkeeper_choices() -> QuerySet[CatalogCard]:
-    """Return the catalog's goalkeepers, strongest defense first."""
-    return CatalogCard.objects.filter(kind=CatalogCard.Kind.GOALKEEPER).order_by("-defense", "id")
-
-
-def goldfish_deck() -> Deck | None:
-    """Return the goldfish's deck: the first public sample deck (by slug)."""
-    return (
-        Deck.objects.filter(is_sample=True, visibility=Deck.Visibility.PUBLIC, is_legal=True)
-        .order_by("slug")
-        .first()
-    )
-
-
 def _snapshot(deck: Deck, field: str, errors: dict) -> tuple:
-    version = latest_version(deck)
-    snapshot, problems = version_snapshot(version) if version else ({}, ["never saved"])
-    if problems:
-        errors.setdefault(field, []).append(
-            f"{deck.name} is not legal, so it cannot be played: " + "; ".join(problems)
-        )
-    return version, snapshot
+    return latest_snapshot(deck, field, errors, verb="played")
 
 
 def _with_goalkeeper(snapshot: dict, card: CatalogCard) -> dict:
@@ -264,14 +224,10 @@ def _write(game: SoloGame, revision: int | None, change: Callable[[SoloGame], Po
 
 def _save_log(game: SoloGame, match: Match) -> MatchLog:
     log = match.to_log()
-    goals = log["result"]["goals"]
-    pk = log["result"]["pk"]
-    score = f"{goals['A']}–{goals['B']}" + (f" (PK {pk['A']}–{pk['B']})" if pk else "")
-    title = f"{log['sides']['A']['name']} {score} {log['sides']['B']['name']}"
     return MatchLog.objects.create(
         owner=game.owner,
         source=MatchLog.Source.SOLO,
-        title=title[:200],
+        title=match_log_title(log),
         deck_version=game.deck_version,
         log=log,
     )

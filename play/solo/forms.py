@@ -1,4 +1,4 @@
-"""The start form of solo play and the upload form of the replay viewer."""
+"""The start form of solo play."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -6,9 +6,9 @@ from django.utils.translation import gettext_lazy as _
 from decks.models import Deck
 from decks.selectors import decks_listed_for, decks_readable_by
 from play.models import SoloGame
-from play.solo import BOT_POLICIES, goalkeeper_choices, goldfish_deck
-
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+from play.simulations.sides import goldfish_deck
+from play.solo.selectors import goalkeeper_choices
+from play.solo.services import BOT_POLICIES
 
 
 def _deck_label(deck: Deck, user) -> str:
@@ -106,16 +106,3 @@ class SoloStartForm(forms.Form):
     def options(self) -> dict:
         """Return the engine options the form asks for (only the ones that differ)."""
         return {"halftime_keep_hands": True} if self.cleaned_data["halftime_keep_hands"] else {}
-
-
-class LogUploadForm(forms.Form):
-    file = forms.FileField(
-        label=_("Match log (JSON)"),
-        help_text=_("A match log file as this site or the engine writes it (at most 5 MB)."),
-    )
-
-    def clean_file(self):
-        upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(_("The file is larger than 5 MB."))
-        return upload

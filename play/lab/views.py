@@ -10,8 +10,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
-from play import services
-from play.forms_lab import LabForm
+from play.lab.forms import LabForm
+from play.simulations import services
 
 DOC = settings.BASE_DIR / "docs" / "touchdown.md"
 SECTIONS = ("The rules, in English with the draft's terms", "House rules (HOUSE)", "Effect sets")

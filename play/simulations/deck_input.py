@@ -6,8 +6,8 @@ from decks.models import Deck
 from decks.services import unknown_card_lines
 from decks.text_format import parse_deck_text
 from play.engine.match import SideDeck
-from play.services import content_snapshot, latest_version, version_snapshot
-from play.simulation import side_deck
+from play.simulations.core import side_deck
+from play.simulations.sides import content_snapshot, latest_version, version_snapshot
 
 
 class DeckInputError(ValueError):

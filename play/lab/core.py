@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 
-from play.stats import wilson_interval
+from play.errors import FieldErrors
+from play.simulations.stats import wilson_interval
 from play.touchdown import Options, load_effect_set, play_game
 
 TD_POLICIES = ("greedy", "random")
@@ -17,12 +18,8 @@ SHIPPED_EFFECTS = ("none", "example")
 TEAMS = ("eagles", "bears")
 
 
-class VariantError(ValueError):
+class VariantError(FieldErrors):
     """A variant that cannot be played; `errors` maps each field to its messages."""
-
-    def __init__(self, errors: dict[str, list[str]]):
-        self.errors = errors
-        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
 
 
 def clean_variant(data: dict, *, prefix: str = "") -> dict:

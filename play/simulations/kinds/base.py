@@ -1,0 +1,128 @@
+"""What a batch kind is: the questions services, API, forms and templates ask of every kind.
+
+A kind answers them once, in its own module of this package (`pk.py`, `gauntlet.py`, ...):
+what it needs (decks, rule variants), how it plans chunks, how a chunk runs, how the chunk
+results are summarised, whether it keeps sample logs, and which templates show it. Chunk
+running and summaries stay pure (no ORM): a chunk is a function of (sides, params, seed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from play.simulations import core as simulation
+from play.simulations import sides as deck_sides
+
+
+@dataclass
+class Prepared:
+    """What a kind made of a request: the sides snapshot, their deck versions, the params."""
+
+    sides: list[dict]
+    params: dict
+    opponents: int
+    versions: list = field(default_factory=list)  # deck A's version, then every opponent's
+
+
+class BatchKind:
+    """One kind of batch. Subclasses set the class attributes and override what differs."""
+
+    key: str = ""
+    label = ""  # a lazy translation: shown in lists, titles and the kind choice
+    order: int = 100  # position in the kind choice and in error messages
+    chunk_setting = "SIMULATION_CHUNK_MATCHES"  # the setting that sizes a chunk
+    keeps_logs = True  # whether a chunk keeps sample match logs for the replay viewer
+    uses_decks = True  # False for kinds that play rule variants, not decks
+    needs_opponent = False  # the request must name deck B
+    heading_template = "play/kinds/_deck_heading.html"
+    results_template = "play/kinds/_match_results.html"
+    both_sides_played = False  # the match results show deck B's goals beside deck A's
+
+    def chunk_size(self) -> int:
+        """Return the runs per chunk (SIMULATION_CHUNK_SIZE may set it per kind)."""
+        return settings.SIMULATION_CHUNK_SIZE.get(self.key) or getattr(settings, self.chunk_setting)
+
+    def opponent_indexes(self, opponents: int) -> range:
+        """Return the indexes into the sides snapshot that chunks play (0 is deck A)."""
+        return range(1, opponents + 1)
+
+    def plan(self, *, runs: int, chunk_size: int, opponents: int) -> list[simulation.ChunkSpec]:
+        """Return the chunks: `runs` per opponent, split into chunks of `chunk_size`."""
+        return simulation.plan_chunks(
+            indexes=self.opponent_indexes(opponents), runs=runs, chunk_size=chunk_size
+        )
+
+    def prepare(self, *, request, errors: dict[str, list[str]]) -> Prepared:
+        """Return the batch's sides and params; add every problem to `errors`."""
+        raise NotImplementedError
+
+    def run_chunk(
+        self, *, sides: list[dict], params: dict, spec: simulation.ChunkSpec, seed: int, keep_logs
+    ) -> tuple[dict, list[dict]]:
+        """Play one chunk; return (its summed result, up to `keep_logs` match logs)."""
+        raise NotImplementedError
+
+    def summarize(self, *, sides: list[dict], params: dict, by_opponent: dict) -> dict:
+        """Return the results page's figures from the finished chunk results per opponent."""
+        raise NotImplementedError
+
+    def opponent_text(self, batch) -> str:
+        """Return the opponent cell of the batch list."""
+        return batch.deck_b_version.name if batch.deck_b_version else ""
+
+    def against_text(self, batch) -> str:
+        """Return the "against ..." note of the batch page's heading."""
+        if batch.deck_b_version:
+            return f"{_('against')} {batch.deck_b_version.name}"
+        return ""
+
+
+class DeckKind(BatchKind):
+    """A kind that plays deck A's latest version against opponent decks' latest versions."""
+
+    def opponent_decks(self, request) -> list[tuple[str, object]]:
+        """Return (form field, deck) for every opponent, in sides order."""
+        return [("deck_b", request.deck_b)]
+
+    def params(self, *, request, sides: list[dict]) -> dict:
+        return {"runs": request.runs, "policy_a": request.policy_a, "policy_b": request.policy_b}
+
+    def prepare(self, *, request, errors: dict[str, list[str]]) -> Prepared:
+        for name in ("policy_a", "policy_b"):
+            if getattr(request, name) not in simulation.POLICIES:
+                errors[name] = [f"Unknown policy: use {', '.join(simulation.POLICIES)}."]
+        if self.needs_opponent and request.deck_b is None:
+            errors["deck_b"] = ["This kind of batch needs an opponent deck."]
+        versions: list = []
+        sides: list[dict] = []
+        for name, deck in [("deck_a", request.deck_a), *self.opponent_decks(request)]:
+            if deck is None:
+                errors.setdefault(name, []).append("No opponent deck is available.")
+                continue
+            version, snapshot = deck_sides.latest_snapshot(deck, name, errors, verb="simulated")
+            versions.append(version)
+            sides.append(snapshot)
+        params = self.params(request=request, sides=sides) if not errors else {}
+        return Prepared(sides=sides, params=params, opponents=len(sides) - 1, versions=versions)
+
+    def run_chunk(self, *, sides, params, spec, seed, keep_logs):
+        return simulation.run_matches(
+            side_a=simulation.side_deck(sides[0]),
+            side_b=simulation.side_deck(sides[spec.opponent]),
+            params=params,
+            runs=spec.runs,
+            seed=seed,
+            keep_logs=keep_logs,
+        )
+
+    def summarize(self, *, sides, params, by_opponent):
+        merged = simulation.merge_results([r for results in by_opponent.values() for r in results])
+        if not merged:
+            return {"kind": self.key, "runs": 0}
+        return {"kind": self.key, **self.summarize_merged(merged, params=params)}
+
+    def summarize_merged(self, merged: dict, *, params: dict) -> dict:
+        return simulation.summarize_matches(merged)

@@ -1,0 +1,67 @@
+"""Read paths of simulations: who may see which batch, its progress and its results."""
+
+from django.db.models import QuerySet
+from django.http import Http404
+from django.utils import timezone
+
+from play.models import MatchLog, SimulationBatch
+from play.simulations import kinds
+
+
+def batches_of(user) -> QuerySet[SimulationBatch]:
+    """Return the user's own batches (nobody else's are ever listed)."""
+    if not user.is_authenticated:
+        return SimulationBatch.objects.none()
+    return SimulationBatch.objects.filter(owner=user).select_related(
+        "deck_a_version__deck", "deck_b_version__deck"
+    )
+
+
+def batch_for_owner(*, user, batch_id: int) -> SimulationBatch:
+    batch = batches_of(user).filter(pk=batch_id).first()
+    if batch is None:
+        raise Http404("No such simulation.")
+    return batch
+
+
+def batch_by_share_token(token: str) -> SimulationBatch:
+    batch = (
+        SimulationBatch.objects.filter(share_token=token)
+        .select_related("deck_a_version__deck", "deck_b_version__deck")
+        .first()
+    )
+    if batch is None:
+        raise Http404("No such simulation.")
+    return batch
+
+
+def sample_logs(batch: SimulationBatch) -> QuerySet[MatchLog]:
+    return batch.sample_logs.order_by("chunk_index", "sample_number").only(
+        "id", "title", "share_token", "chunk_index", "sample_number", "created_at"
+    )
+
+
+def batch_results(batch: SimulationBatch) -> dict:
+    """Return the batch's results computed from its finished chunk rows."""
+    rows = list(
+        batch.chunks.filter(finished_at__isnull=False)
+        .order_by("index")
+        .values("opponent", "result")
+    )
+    by_opponent: dict[int, list[dict]] = {}
+    for row in rows:
+        by_opponent.setdefault(row["opponent"], []).append(row["result"])
+    kind = kinds.get(batch.kind)
+    return kind.summarize(sides=batch.sides, params=batch.params, by_opponent=by_opponent)
+
+
+def batch_progress(batch: SimulationBatch) -> dict:
+    """Return {done, total, runs_done, eta_seconds} computed from the chunk rows."""
+    done_rows = batch.chunks.filter(finished_at__isnull=False)
+    done = done_rows.count()
+    eta = None
+    if batch.is_active and batch.started_at and 0 < done < batch.chunk_count:
+        elapsed = (timezone.now() - batch.started_at).total_seconds()
+        eta = elapsed / done * (batch.chunk_count - done)
+    runs_done = sum(done_rows.values_list("runs", flat=True))
+    return {"done": done, "total": batch.chunk_count, "runs_done": runs_done, "eta_seconds": eta}
