@@ -117,19 +117,7 @@ def _check(response, what: str, failures: list[str]) -> None:
         failures.append(f"{what} -> {response.status_code}")
 
 
-# Play pages fixed once the play/ reorganisation is on main (issue #12 items in play/).
-KNOWN_FAILURES = {"lab/touchdown/"}
-
-
-@pytest.mark.parametrize(
-    "route",
-    [
-        pytest.param(r, marks=pytest.mark.xfail(strict=True, reason="play/ fix pending"))
-        if r in KNOWN_FAILURES
-        else r
-        for r in ROUTES
-    ],
-)
+@pytest.mark.parametrize("route", ROUTES)
 def test_no_hostile_request_is_a_server_error_or_a_write(route, alice):
     sample = Deck.objects.filter(is_sample=True).order_by("slug").first()
     deck = deck_create(owner=alice, name="Target", content=deck_content(sample))

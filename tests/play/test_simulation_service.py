@@ -271,3 +271,10 @@ def test_a_sample_log_download_follows_the_replay_permissions(
     url = f"/logs/{log.share_token}.json"
     assert bob_client.get(url).status_code == 404
     assert anon_client.get(f"{url}?batch={batch.share_token}").status_code == 200
+
+
+def test_a_batch_id_that_is_not_a_number_is_a_404_for_every_method(alice_client):
+    for method in ("get", "delete"):
+        response = getattr(alice_client, method)("/api/simulations/abc/")
+        assert response.status_code == 404
+        assert response.json() == {"message": "Not found.", "errors": []}
