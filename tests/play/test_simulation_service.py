@@ -278,3 +278,18 @@ def test_a_batch_id_that_is_not_a_number_is_a_404_for_every_method(alice_client)
         response = getattr(alice_client, method)("/api/simulations/abc/")
         assert response.status_code == 404
         assert response.json() == {"message": "Not found.", "errors": []}
+
+
+def test_the_owner_revokes_a_batch_share_link(
+    alice, alice_client, bob_client, anon_client, decks, queued
+):
+    batch = make(alice, decks)
+    old = batch.share_token
+    assert anon_client.get(f"/simulations/shared/{old}/").status_code == 200
+    assert bob_client.post(f"/simulations/{batch.pk}/share/revoke/").status_code == 404
+    response = alice_client.post(f"/simulations/{batch.pk}/share/revoke/")
+    assert response.status_code == 302
+    batch.refresh_from_db()
+    assert batch.share_token != old
+    assert anon_client.get(f"/simulations/shared/{old}/").status_code == 404
+    assert anon_client.get(f"/simulations/shared/{batch.share_token}/").status_code == 200
