@@ -1,6 +1,6 @@
 """Read paths of simulations: who may see which batch, its progress and its results."""
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
@@ -65,3 +65,12 @@ def batch_progress(batch: SimulationBatch) -> dict:
         eta = elapsed / done * (batch.chunk_count - done)
     runs_done = sum(done_rows.values_list("runs", flat=True))
     return {"done": done, "total": batch.chunk_count, "runs_done": runs_done, "eta_seconds": eta}
+
+
+def batches_sharing_deck(*, deck, owner) -> list[SimulationBatch]:
+    """Return the batches of this deck the user ran: each has a read-only share link showing it."""
+    return list(
+        SimulationBatch.objects.filter(owner=owner)
+        .filter(Q(deck_a_version__deck=deck) | Q(deck_b_version__deck=deck))
+        .order_by("-created_at")[:20]
+    )

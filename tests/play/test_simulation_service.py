@@ -293,3 +293,10 @@ def test_the_owner_revokes_a_batch_share_link(
     assert batch.share_token != old
     assert anon_client.get(f"/simulations/shared/{old}/").status_code == 404
     assert anon_client.get(f"/simulations/shared/{batch.share_token}/").status_code == 200
+
+
+def test_the_deck_page_lists_its_owners_share_links(alice, alice_client, bob_client, decks, queued):
+    batch = make(alice, decks)
+    deck = batch.deck_a_version.deck
+    page = alice_client.get(deck.get_absolute_url()).content.decode()
+    assert 'id="deck-share-links"' in page and batch.share_token in page
