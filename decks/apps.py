@@ -8,10 +8,13 @@ class DecksConfig(AppConfig):
     verbose_name = _("Decks")
 
     def ready(self):
-        from catalog.extensions import card_page_sections
+        from catalog.extensions import card_in_use_checks, card_page_sections, cards_changed
         from catalog.services import catalog_loaded
-        from decks import signals
+        from decks import catalog_changes, signals
 
         catalog_loaded.connect(signals.make_sample_decks, dispatch_uid="decks.sample_decks")
+        cards_changed.connect(catalog_changes.on_cards_changed, dispatch_uid="decks.revalidate")
+        if catalog_changes.cards_in_decks not in card_in_use_checks:
+            card_in_use_checks.append(catalog_changes.cards_in_decks)
         if signals.public_decks_section not in card_page_sections:
             card_page_sections.append(signals.public_decks_section)

@@ -167,3 +167,13 @@ def test_the_api_starts_a_lab_batch(alice_client, queued):
 def test_a_json_post_to_the_lab_page_is_a_400_with_the_form_errors(alice_client):
     response = alice_client.post("/lab/touchdown/", "{}", content_type="application/json")
     assert response.status_code == 400
+
+
+def test_a_variant_takes_every_kick_off_option_and_names_a_bad_one():  # issue #14
+    variant = lab.clean_variant({"random_kick_base": 0, "kick_floor": 8, "onside_ball": 9})
+    options = lab.variant_options(variant)
+    assert (options.random_kick_base, options.kick_floor, options.onside_ball) == (0, 8, 9)
+    assert "random_kick_base=0" in variant["label"]
+    with pytest.raises(lab.VariantError) as info:
+        lab.clean_variant({"kick_floor": 12, "kick_play_hand": "nobody"}, prefix="variant_a_")
+    assert set(info.value.errors) == {"variant_a_kick_floor", "variant_a_kick_play_hand"}
