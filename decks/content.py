@@ -14,7 +14,7 @@ ZONES = ("deck", "bench")
 # copies are written (one line or several, text, builder or API). 60 is the whole deck (R-DECK-1).
 MAX_QUANTITY = 60
 # A catalog card id as the deck content stores it ("BS-012"): ASCII, short.
-CARD_ID = re.compile(r"[A-Z0-9]{1,4}-[0-9]{1,4}")
+CARD_ID = re.compile(r"[A-Z0-9][A-Z0-9_-]{0,15}")
 
 
 class ContentError(ValueError):
