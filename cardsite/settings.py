@@ -84,9 +84,11 @@ MIDDLEWARE = [
     # The Content-Security-Policy header (django-csp), in every mode so a page that breaks it
     # fails in development and tests too, not first in production.
     "csp.middleware.CSPMiddleware",
+    "cardsite.middleware.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "cardsite.middleware.RequestBoundsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -223,14 +225,22 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "cardsite.authentication.StrictTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # One bounded JSON reader (size, depth, numbers, NaN, NUL): cardsite/limits.py. Bodies
+    # are JSON (nested entries have no form encoding); deck import also takes a file upload.
+    "DEFAULT_PARSER_CLASSES": ["cardsite.limits.BoundedJSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "cardsite.api.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "cardsite.api.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"writes": os.environ.get("API_WRITE_RATE", "120/minute")},
 }
+# Request bounds (docs/limits.md): a JSON body, a form body, an uploaded file.
+API_MAX_JSON_BYTES = env_int("API_MAX_JSON_BYTES", 1_000_000)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Eleven Stars card lab API",
     "DESCRIPTION": "Cards, sets, decks and simulations for the Eleven Stars TCG (sample data).",
@@ -241,6 +251,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {"PolicyEnum": "play.simulations.core.POLICIES"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "cardsite.api.add_error_responses",
+    ],
 }
 
 # Content-Security-Policy (django-csp): scripts and styles only from our own static files or

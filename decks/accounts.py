@@ -2,12 +2,13 @@
 (templates under templates/registration/)."""
 
 from django.contrib.auth import get_user_model, login
+from django.contrib.auth.views import LoginView
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import include, path, reverse
 from django.views.decorators.http import require_GET
 
 from catalog.contribution_selectors import proposals_of
-from decks.forms import SignUpForm
+from decks.forms import SignUpForm, ThrottledAuthenticationForm
 from decks.selectors import user_decks
 
 
@@ -36,8 +37,20 @@ def profile(request, username):
     )
 
 
+class ThrottledLoginView(LoginView):
+    """Django's login view with the throttled form; a refused attempt is a 429."""
+
+    authentication_form = ThrottledAuthenticationForm
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        response.status_code = 429 if getattr(form, "throttled", False) else 400
+        return response
+
+
 urlpatterns = [
     path("accounts/signup/", signup, name="signup"),
+    path("accounts/login/", ThrottledLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("users/<str:username>/", profile, name="profile"),
 ]

@@ -13,14 +13,16 @@ from drf_spectacular.utils import (
 )
 from rest_framework import permissions, renderers, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from cardsite.api import AtomicUserRateThrottle
-from decks.content import DeckContent
+from cardsite.limits import BoundedJSONParser
+from decks.content import MAX_QUANTITY, ContentError, DeckContent
 from decks.export import deck_as_json, deck_as_text
 from decks.models import Deck
+from decks.names import deck_name_problem
 from decks.selectors import (
     UnknownCards,
     content_check,
@@ -30,6 +32,7 @@ from decks.selectors import (
     decks_readable_by,
 )
 from decks.services import (
+    DeckConflict,
     DeckImportError,
     DeckSaveError,
     deck_create,
@@ -38,9 +41,9 @@ from decks.services import (
     deck_save,
     unknown_card_lines,
 )
-from decks.text_format import parse_deck_text
+from decks.text_format import MAX_FILE_BYTES, MAX_TEXT_CHARS, parse_deck_text
 
-MAX_TEXT = 100_000
+MAX_TEXT = MAX_TEXT_CHARS
 
 
 class WriteRateThrottle(AtomicUserRateThrottle):
@@ -52,6 +55,40 @@ class WriteRateThrottle(AtomicUserRateThrottle):
         if request.method in permissions.SAFE_METHODS:
             return True
         return super().allow_request(request, view)
+
+
+class StaleVersion(APIException):
+    """An update sent with an If-Match naming an older version than the deck's latest."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "stale_version"
+
+    def __init__(self, current: int):
+        self.current = current
+        super().__init__(
+            f"The deck was saved as version {current} since the version your If-Match names; "
+            "nothing was saved. Read the deck again (its ETag), merge, and send If-Match "
+            f'"v{current}" to overwrite.'
+        )
+
+
+def version_etag(number: int | None) -> str:
+    return f'"v{number or 0}"'
+
+
+def if_match_version(request) -> int | None:
+    """Return the version number an If-Match header names; None without one (or with `*`).
+
+    A header that names no version of ours is a 400: a client sending one expects a check.
+    """
+    raw = request.headers.get("If-Match")
+    if raw is None or raw.strip() == "*":
+        return None
+    tag = raw.strip().removeprefix("W/").strip('"')
+    digits = tag[1:] if tag.startswith("v") else ""
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
+        raise ValidationError({"If-Match": ['Give the ETag of a deck version, e.g. "v3".']})
+    return int(digits)
 
 
 class IsOwnerOrReadOnly(permissions.BasePermission):
@@ -72,7 +109,7 @@ class PlainTextRenderer(renderers.BaseRenderer):
 
 class EntrySerializer(serializers.Serializer):
     card = serializers.CharField(max_length=10)
-    quantity = serializers.IntegerField(min_value=1, max_value=60)
+    quantity = serializers.IntegerField(min_value=1, max_value=MAX_QUANTITY)
 
 
 class ProblemSerializer(serializers.Serializer):
@@ -82,7 +119,8 @@ class ProblemSerializer(serializers.Serializer):
 
 
 class LineErrorSerializer(serializers.Serializer):
-    line = serializers.IntegerField()
+    field = serializers.CharField(allow_null=True)
+    line = serializers.IntegerField(required=False)
     message = serializers.CharField()
 
 
@@ -118,6 +156,23 @@ class DeckSerializer(DeckSummarySerializer):
     copied_from = serializers.CharField(read_only=True, allow_null=True)
     version = serializers.IntegerField(read_only=True, allow_null=True)
     created_at = serializers.DateTimeField(read_only=True)
+
+    def validate_name(self, value):
+        problem = deck_name_problem(value)
+        if problem:
+            raise ValidationError(f"The name {problem}.")
+        return value
+
+    def validate(self, data):
+        base = self.instance and deck_content(self.instance) or DeckContent()
+        try:
+            content = self.content_from(data, base)
+        except ContentError as exc:
+            raise ValidationError(exc.messages) from None
+        problems = content.quantity_problems()
+        if problems:
+            raise ValidationError(problems)
+        return data
 
     def to_representation(self, deck):
         data = super().to_representation(deck)
@@ -163,8 +218,11 @@ class DeckSerializer(DeckSummarySerializer):
                 name=data.get("name"),
                 description=data.get("description"),
                 visibility=data.get("visibility"),
+                base_version=self.context.get("base_version"),
             )
             return deck
+        except DeckConflict as exc:
+            raise StaleVersion(exc.current.number) from None
         except DeckSaveError as exc:
             raise ValidationError({"cards": exc.messages}) from None
 
@@ -206,8 +264,13 @@ class ImportRequestSerializer(serializers.Serializer):
     def validate(self, data):
         upload = data.pop("file", None)
         if upload is not None:
+            if upload.size > MAX_FILE_BYTES:
+                # Refused whole: a cut file would be read and saved as a different deck.
+                raise ValidationError(
+                    {"file": [f"The file is larger than {MAX_FILE_BYTES:,} bytes."]}
+                )
             try:
-                data["text"] = upload.read(MAX_TEXT + 1).decode("utf-8-sig")
+                data["text"] = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
                 raise ValidationError({"file": ["The file is not UTF-8 text."]}) from None
         if not (data.get("text") or "").strip():
@@ -239,7 +302,7 @@ def _line_errors(errors) -> Response:
     return Response(
         {
             "message": "The deck text has errors; nothing was saved.",
-            "errors": [e.to_dict() for e in errors],
+            "errors": [{"field": "text", **e.to_dict()} for e in errors],
         },
         status=status.HTTP_400_BAD_REQUEST,
     )
@@ -264,7 +327,6 @@ class DeckViewSet(viewsets.ModelViewSet):
     lookup_field = "slug"
     lookup_url_kwarg = "id"
     lookup_value_regex = "[-a-zA-Z0-9_]+"
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
 
     def get_queryset(self):
         if self.action == "list":
@@ -275,6 +337,24 @@ class DeckViewSet(viewsets.ModelViewSet):
         if self.action == "list":
             return DeckSummarySerializer
         return DeckSerializer
+
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        if self.action in ("update", "partial_update"):
+            context["base_version"] = if_match_version(self.request)
+        return context
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        """Give a deck's current version as its ETag (send it back in If-Match to update)."""
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if (
+            self.action in ("retrieve", "update", "partial_update", "create")
+            and response.status_code < 300
+            and isinstance(response.data, dict)
+            and "version" in response.data
+        ):
+            response["ETag"] = version_etag(response.data["version"])
+        return response
 
     def perform_destroy(self, instance):
         deck_delete(deck=instance)
@@ -312,7 +392,12 @@ class DeckViewSet(viewsets.ModelViewSet):
         },
         responses={201: DeckSerializer, 400: LINE_ERRORS},
     )
-    @action(detail=False, methods=["post"], url_path="import")
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="import",
+        parser_classes=[BoundedJSONParser, MultiPartParser],
+    )
     def import_text(self, request):
         form = ImportRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
@@ -347,9 +432,12 @@ class DeckViewSet(viewsets.ModelViewSet):
                 return _line_errors(sorted(errors, key=lambda e: e.line))
             content = parsed.content()
         else:
-            content = DeckContent.from_json(
-                {k: data.get(k) for k in ("goalkeeper", "pk_goalkeeper", "deck", "bench")}
-            )
+            try:
+                content = DeckContent.from_json(
+                    {k: data.get(k) for k in ("goalkeeper", "pk_goalkeeper", "deck", "bench")}
+                )
+            except ContentError as exc:
+                raise ValidationError(exc.messages) from None
         try:
             problems, _cards = content_check(content)
         except UnknownCards as exc:

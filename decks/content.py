@@ -6,9 +6,15 @@ Pure Python (no ORM), so the builder, import, the API and the history all speak 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 ZONES = ("deck", "bench")
+# The one quantity rule (deck-format.md): a card appears 1 to 60 times in a zone, however the
+# copies are written (one line or several, text, builder or API). 60 is the whole deck (R-DECK-1).
+MAX_QUANTITY = 60
+# A catalog card id as the deck content stores it ("BS-012"): ASCII, short.
+CARD_ID = re.compile(r"[A-Z0-9][A-Z0-9_-]{0,15}")
 
 
 class ContentError(ValueError):
@@ -35,6 +41,15 @@ class DeckContent:
         ids.update(i for i in (self.goalkeeper, self.pk_goalkeeper) if i)
         return ids
 
+    def quantity_problems(self) -> list[str]:
+        """Return a message for every card whose copies in a zone are not from 1 to 60."""
+        return [
+            f"{zone}: {card} has {count} copies; a card has 1 to {MAX_QUANTITY} in a zone."
+            for zone in ZONES
+            for card, count in sorted(self.zone(zone).items())
+            if not 1 <= count <= MAX_QUANTITY
+        ]
+
     def to_json(self) -> dict:
         """Return the snapshot as JSON data, entries sorted by card id."""
         return {
@@ -59,8 +74,8 @@ class DeckContent:
             value = data.get(key)
             if value in (None, ""):
                 keepers[key] = None
-            elif isinstance(value, str):
-                keepers[key] = value.strip().upper() or None
+            elif isinstance(value, str) and CARD_ID.fullmatch(value.strip().upper()):
+                keepers[key] = value.strip().upper()
             else:
                 problems.append(f"{key} must be a card id or null.")
                 keepers[key] = None
@@ -87,15 +102,28 @@ def _read_zone(zone: str, raw, problems: list[str]) -> dict[str, int]:
         return {}
     counted: dict[str, int] = {}
     for card, quantity in items:
-        if not isinstance(card, str) or not card.strip():
-            problems.append(f"{zone}: {card!r} is not a card id.")
+        if not isinstance(card, str) or not CARD_ID.fullmatch(card.strip().upper()):
+            shown = card[:20] if isinstance(card, str) else card
+            problems.append(f"{zone}: {shown!r} is not a card id like BS-012.")
             continue
-        if isinstance(quantity, bool) or not isinstance(quantity, int) or not 0 <= quantity <= 60:
-            problems.append(f"{zone}: the quantity of {card} must be a whole number from 0 to 60.")
+        if (
+            isinstance(quantity, bool)
+            or not isinstance(quantity, int)
+            or not 0 <= quantity <= MAX_QUANTITY
+        ):
+            problems.append(
+                f"{zone}: the quantity of {card} must be a whole number from 0 to {MAX_QUANTITY}."
+            )
             continue
         if quantity:
             key = card.strip().upper()
             counted[key] = counted.get(key, 0) + quantity
+    for card, count in counted.items():
+        if count > MAX_QUANTITY:
+            problems.append(
+                f"{zone}: {card} adds up to {count} copies; a card has at most "
+                f"{MAX_QUANTITY} in a zone."
+            )
     return counted
 
 

@@ -113,6 +113,9 @@ class DeckVersion(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     name = models.CharField(max_length=100)
+    # The description as saved in this version (empty for versions saved before it was kept),
+    # so a stale edit can be merged field by field (decks/merge.py).
+    description = models.TextField(blank=True, default="")
     summary = models.CharField(max_length=500, blank=True)
     content = models.JSONField()
     is_legal = models.BooleanField()

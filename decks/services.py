@@ -11,6 +11,7 @@ from catalog.models import Card
 from decks.content import DeckContent, content_diff
 from decks.legality import content_problems
 from decks.models import Deck, DeckEntry, DeckStar, DeckVersion
+from decks.names import deck_name_problem
 from decks.selectors import UnknownCards, cards_of, deck_content
 from decks.text_format import LineError, ParsedDeck, parse_deck_text
 
@@ -25,12 +26,34 @@ class DeckSaveError(Exception):
         super().__init__(" ".join(messages))
 
 
+class DeckConflict(Exception):
+    """A save that started from an older version than the deck's latest; nothing was saved."""
+
+    def __init__(self, *, base: DeckVersion | None, current: DeckVersion):
+        self.base = base
+        self.current = current
+        super().__init__(
+            f"The deck was saved as version {current.number} since version "
+            f"{base.number if base else '?'} you started from."
+        )
+
+
 class DeckImportError(Exception):
     """A deck text with bad lines; nothing was saved."""
 
     def __init__(self, errors: list[LineError]):
         self.errors = errors
         super().__init__("; ".join(str(e) for e in errors))
+
+
+def _check_bounds(content: DeckContent, name: str | None) -> None:
+    """Refuse (DeckSaveError) quantities outside 1-60 and a name breaking the name rule."""
+    problems = content.quantity_problems()
+    name_problem = deck_name_problem(name) if name is not None else None
+    if name_problem:
+        problems.append(f"The name {name_problem}.")
+    if problems:
+        raise DeckSaveError(problems)
 
 
 def _resolve(content: DeckContent) -> dict[str, Card]:
@@ -66,17 +89,26 @@ def deck_save(
     description: str | None = None,
     visibility: str | None = None,
     note: str = "",
+    base_version: int | None = None,
 ) -> DeckVersion | None:
     """Save the deck's content and details with one new version; None when nothing changed.
 
-    Raise DeckSaveError (and change nothing) when a card id is unknown.
+    Raise DeckSaveError (and change nothing) when a card id is unknown, a quantity is out of
+    bounds or the name breaks the name rule. With `base_version` (the version the edit started
+    from), raise DeckConflict and change nothing when the deck has been saved since then: a
+    second tab or API client must not silently discard the first one's changes.
     """
+    _check_bounds(content, name)
     cards = _resolve(content)
     with transaction.atomic():
         # Lock the deck row so two saves cannot take the same version number.
         Deck.objects.select_for_update().filter(pk=deck.pk).values_list("pk").get()
         before = deck_content(deck)
         last = deck.versions.order_by("-number").first()
+        if base_version is not None and last is not None and last.number != base_version:
+            base = deck.versions.filter(number=base_version).first()
+            raise DeckConflict(base=base, current=last)
+        deck.refresh_from_db(fields=["name", "description", "visibility"])
         diff = content_diff(before, content)
         meta = _meta_changes(deck, name=name, description=description, visibility=visibility)
         if last is not None and diff.is_empty and not meta and not note:
@@ -106,6 +138,7 @@ def deck_save(
             number=(last.number + 1) if last else 1,
             editor=editor,
             name=deck.name,
+            description=deck.description,
             summary=summary[:500],
             content=content.to_json(),
             is_legal=deck.is_legal,
@@ -125,6 +158,7 @@ def deck_create(
 ) -> Deck:
     """Create a deck with its first version; raise DeckSaveError for unknown card ids."""
     content = content or DeckContent()
+    _check_bounds(content, name)
     _resolve(content)
     with transaction.atomic():
         deck = Deck(

@@ -12,15 +12,21 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from decks.content import DeckContent
+from decks.content import MAX_QUANTITY, DeckContent
+from decks.names import deck_name_problem
 
-MAX_QUANTITY = 60
 MAX_LINES = 2000
+# A deck text (pasted, uploaded or given to a command) is at most this long; a longer one is
+# refused whole, never cut and saved.
+MAX_TEXT_CHARS = 200_000
+MAX_FILE_BYTES = 200_000
 
+# Only ASCII digits are quantities: `\d` would also read "４" or "٤" as 4.
 _KEY = re.compile(r"^(name|goalkeeper|pk[ _-]?goalkeeper)\s*:(.*)$", re.IGNORECASE)
 _SECTION = re.compile(r"^(deck|main|bench)\s*:\s*$", re.IGNORECASE)
-_CARD_LINE = re.compile(r"^(\d+)\s*[xX]?\s+(\S+)(?:\s+.*)?$")
-_CARD_ID = re.compile(r"^[A-Za-z0-9]{1,4}-\d{1,3}$")
+_CARD_LINE = re.compile(r"^([0-9]+)\s*[xX]?\s+(\S+)(?:\s+.*)?$")
+_UNICODE_QUANTITY = re.compile(r"^(\d+)\s*[xX]?\s+\S")
+_CARD_ID = re.compile(r"^[A-Za-z0-9]{1,4}-[0-9]{1,3}$")
 
 
 @dataclass(frozen=True)
@@ -93,15 +99,24 @@ def parse_deck_text(text: str, *, default_section: str | None = None) -> ParsedD
     """
     parsed = ParsedDeck()
     errors = parsed.errors
+    if len(text) > MAX_TEXT_CHARS:
+        errors.append(LineError(1, f"a deck text has at most {MAX_TEXT_CHARS:,} characters"))
+        return parsed
     lines = text.splitlines()
     if len(lines) > MAX_LINES:
         errors.append(LineError(MAX_LINES + 1, f"a deck text has at most {MAX_LINES} lines"))
         return parsed
     section: str | None = default_section
     seen: dict[str, int] = {}
+    totals: dict[tuple[str, str], int] = {}
+    meaningful = False
     for number, raw in enumerate(lines, start=1):
         line = raw.strip().lstrip("\ufeff")
         if not line or line.startswith("#"):
+            continue
+        meaningful = True
+        if _has_control(line):
+            errors.append(LineError(number, "the line holds a control character (such as NUL)"))
             continue
         key = _KEY.match(line)
         if key:
@@ -116,10 +131,9 @@ def parse_deck_text(text: str, *, default_section: str | None = None) -> ParsedD
                 continue
             seen[name] = number
             if name == "name":
-                if not value:
-                    errors.append(LineError(number, "name: is empty"))
-                elif len(value) > 100:
-                    errors.append(LineError(number, "name: is longer than 100 characters"))
+                problem = deck_name_problem(value)
+                if problem:
+                    errors.append(LineError(number, f"name: {problem}"))
                 else:
                     parsed.name = value
                 continue
@@ -149,6 +163,11 @@ def parse_deck_text(text: str, *, default_section: str | None = None) -> ParsedD
             section = zone
             continue
         card_line = _CARD_LINE.match(line)
+        if not card_line and _UNICODE_QUANTITY.match(line):
+            errors.append(
+                LineError(number, "a quantity is written with the digits 0-9 (not full-width)")
+            )
+            continue
         if not card_line:
             errors.append(
                 LineError(
@@ -159,10 +178,13 @@ def parse_deck_text(text: str, *, default_section: str | None = None) -> ParsedD
                 )
             )
             continue
-        quantity, card = int(card_line.group(1)), _card_id(card_line.group(2))
+        digits, card = card_line.group(1), _card_id(card_line.group(2))
+        # Never int() a long digit string: past 4,300 digits Python refuses with a ValueError.
+        quantity = int(digits) if len(digits) <= 6 else MAX_QUANTITY + 1
         problem = False
         if not 1 <= quantity <= MAX_QUANTITY:
-            errors.append(LineError(number, f"quantity {quantity} is not from 1 to {MAX_QUANTITY}"))
+            shown = digits if len(digits) <= 6 else f"{digits[:6]}… ({len(digits)} digits)"
+            errors.append(LineError(number, f"quantity {shown} is not from 1 to {MAX_QUANTITY}"))
             problem = True
         if card is None:
             errors.append(LineError(number, f"{card_line.group(2)!r} is not a card id like BS-012"))
@@ -173,7 +195,22 @@ def parse_deck_text(text: str, *, default_section: str | None = None) -> ParsedD
             )
             problem = True
         if not problem:
+            total = totals.get((section, card), 0) + quantity
+            totals[section, card] = total
+            if total > MAX_QUANTITY:
+                errors.append(
+                    LineError(
+                        number,
+                        f"{card} adds up to {total} copies in {section}: (at most {MAX_QUANTITY};"
+                        " repeated lines add up)",
+                    )
+                )
+                continue
             getattr(parsed, section).append(CardLine(number, card, quantity))
+    if not meaningful:
+        errors.append(
+            LineError(1, "the deck text has only comments and blank lines; give a deck: section")
+        )
     return parsed
 
 
@@ -230,6 +267,10 @@ def parse_name_list(text: str, names: Mapping[str, tuple[str, str]]) -> ParsedDe
 def normalize(name: str) -> str:
     """Return a card name folded for matching a pasted list (width, case and spaces)."""
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def _has_control(line: str) -> bool:
+    return any(unicodedata.category(ch) in ("Cc", "Cs") and ch != "\t" for ch in line)
 
 
 def _one_line(text: str) -> str:

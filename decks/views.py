@@ -17,6 +17,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from cardsite.limits import JSONLimitError, loads_bounded
 from catalog.models import Card
 from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search
@@ -27,6 +28,7 @@ from decks.export import deck_as_json, deck_as_markdown, deck_as_name_list, deck
 from decks.extensions import deck_sections
 from decks.forms import DeckDetailsForm, DeckImportForm, DeckSearchForm
 from decks.legality import content_problems
+from decks.merge import DeckState, deck_merge
 from decks.models import Deck
 from decks.selectors import (
     catalog_names,
@@ -42,6 +44,7 @@ from decks.selectors import (
     user_decks,
 )
 from decks.services import (
+    DeckConflict,
     DeckImportError,
     DeckSaveError,
     deck_copy,
@@ -56,6 +59,8 @@ from decks.text_format import LineError, parse_deck_text, parse_name_list
 from decks.version_text import version_summary
 
 SEARCH_RESULTS = 40
+# A legal deck's draft is about 2 kB; 100 kB leaves room for any draft a person can build.
+DRAFT_MAX_BYTES = 100_000
 INDEX_PAGE_SIZE = 30
 
 
@@ -99,19 +104,35 @@ def _draft_from(request) -> tuple[DeckContent, list[str]]:
     """Return the draft posted by the builder, or an empty one and the reason it is unreadable."""
     raw = request.POST.get("draft", "")
     try:
-        return DeckContent.from_json(json.loads(raw or "{}")), []
-    except json.JSONDecodeError:
-        return DeckContent(), [_("The deck draft could not be read.")]
+        return DeckContent.from_json(loads_bounded(raw or "{}", max_bytes=DRAFT_MAX_BYTES)), []
+    except JSONLimitError as exc:
+        return DeckContent(), [_("The deck draft could not be read: %(reason)s.") % {"reason": exc}]
     except ContentError as exc:
         return DeckContent(), exc.messages
 
 
-def _builder_page(request, *, deck, form, content, errors=(), dirty=False, status=200, **extra):
+def _builder_page(
+    request,
+    *,
+    deck,
+    form,
+    content,
+    errors=(),
+    dirty=False,
+    status=200,
+    base_version=None,
+    conflict=None,
+    **extra,
+):
     goalkeepers = Card.objects.filter(kind=Card.Kind.GOALKEEPER).select_related("card_set")
+    if base_version is None and deck is not None:
+        base_version = deck.versions.order_by("-number").values_list("number", flat=True).first()
     context = {
         "deck": deck,
         "starters": sample_decks() if deck is None else [],
         "result_sorts": [(key, label) for key, (label, _o) in summary.RESULT_SORTS.items()],
+        "base_version": base_version,
+        "conflict": conflict,
         **extra,
         "form": form,
         "draft_json": json.dumps(content.to_json()),
@@ -260,7 +281,9 @@ def deck_new(request):
         else:
             _saved_message(request, deck)
             return redirect(deck)
-    return _builder_page(request, deck=None, form=form, content=content, errors=errors, dirty=True)
+    return _builder_page(
+        request, deck=None, form=form, content=content, errors=errors, dirty=True, status=400
+    )
 
 
 def _saved_message(request, deck: Deck) -> None:
@@ -270,6 +293,40 @@ def _saved_message(request, deck: Deck) -> None:
         messages.warning(
             request, _("Deck saved as a draft. It is not legal yet: see the problems below.")
         )
+
+
+def _base_version(request) -> int | None:
+    """Return the version number the posted edit started from (None when the page had none)."""
+    raw = request.POST.get("base_version", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else None
+
+
+def _version_state(version, *, fallback_visibility: str) -> DeckState:
+    return DeckState(
+        content=DeckContent.from_json(version.content),
+        name=version.name,
+        description=version.description,
+        visibility=fallback_visibility,
+    )
+
+
+def _conflict_context(deck: Deck, conflict: DeckConflict, yours: DeckState) -> dict:
+    """Return what the 409 page shows: your edit and the version saved since, side by side."""
+    theirs = _version_state(conflict.current, fallback_visibility=deck.visibility)
+    base = (
+        _version_state(conflict.base, fallback_visibility=deck.visibility)
+        if conflict.base
+        else theirs
+    )
+    return {
+        "current": conflict.current,
+        "base_number": conflict.base.number if conflict.base else None,
+        "theirs": theirs,
+        "theirs_changes": content_diff(base.content, theirs.content).summary(),
+        "yours": yours,
+        "yours_changes": content_diff(base.content, yours.content).summary(),
+        "yours_json": json.dumps(yours.content.to_json()),
+    }
 
 
 @login_required
@@ -287,15 +344,37 @@ def deck_edit(request, slug):
         return _builder_page(request, deck=deck, form=form, content=deck_content(deck))
     form = DeckDetailsForm(request.POST)
     content, errors = _draft_from(request)
+    base_version = _base_version(request)
     if form.is_valid() and not errors:
+        yours = DeckState(
+            content=content,
+            name=form.cleaned_data["name"],
+            description=form.cleaned_data["description"],
+            visibility=form.cleaned_data["visibility"],
+        )
+        if request.POST.get("merge") and base_version is not None:
+            return _merged_page(request, deck=deck, yours=yours, base_version=base_version)
         try:
             deck_save(
                 deck=deck,
                 editor=request.user,
                 content=content,
-                name=form.cleaned_data["name"],
-                description=form.cleaned_data["description"],
-                visibility=form.cleaned_data["visibility"],
+                name=yours.name,
+                description=yours.description,
+                visibility=yours.visibility,
+                base_version=base_version,
+            )
+        except DeckConflict as conflict:
+            deck.refresh_from_db()
+            return _builder_page(
+                request,
+                deck=deck,
+                form=form,
+                content=content,
+                dirty=True,
+                status=409,
+                base_version=base_version,
+                conflict=_conflict_context(deck, conflict, yours),
             )
         except DeckSaveError as exc:
             errors = exc.messages
@@ -303,7 +382,57 @@ def deck_edit(request, slug):
         else:
             _saved_message(request, deck)
             return redirect(deck)
-    return _builder_page(request, deck=deck, form=form, content=content, errors=errors, dirty=True)
+    return _builder_page(
+        request,
+        deck=deck,
+        form=form,
+        content=content,
+        errors=errors,
+        dirty=True,
+        status=400,
+        base_version=base_version,
+    )
+
+
+def _merged_page(request, *, deck: Deck, yours: DeckState, base_version: int):
+    """Return the builder holding your edit merged into the latest version, to review and save."""
+    current = deck.versions.order_by("-number").first()
+    base = deck.versions.filter(number=base_version).first() or current
+    theirs = DeckState(
+        content=deck_content(deck),
+        name=deck.name,
+        description=deck.description,
+        visibility=deck.visibility,
+    )
+    merged = deck_merge(
+        base=_version_state(base, fallback_visibility=deck.visibility), yours=yours, theirs=theirs
+    )
+    form = DeckDetailsForm(
+        initial={
+            "name": merged.state.name,
+            "description": merged.state.description,
+            "visibility": merged.state.visibility,
+        }
+    )
+    messages.info(
+        request,
+        _("Your changes were merged into version %(number)s. Check the deck, then save.")
+        % {"number": current.number},
+    )
+    if merged.conflicts:
+        messages.warning(
+            request,
+            _("Both edits changed %(fields)s; your value was kept.")
+            % {"fields": ", ".join(merged.conflicts)},
+        )
+    return _builder_page(
+        request,
+        deck=deck,
+        form=form,
+        content=merged.state.content,
+        dirty=True,
+        base_version=current.number,
+    )
 
 
 @login_required

@@ -18,6 +18,11 @@ urlpatterns = [
         batch_views.batch_results_json,
         name="batch-json",
     ),
+    path(
+        "simulations/<int:batch_id>/share/revoke/",
+        batch_views.batch_share_revoke,
+        name="batch-share-revoke",
+    ),
     path("simulations/shared/<str:token>/", batch_views.batch_shared, name="batch-shared"),
     path(
         "simulations/shared/<str:token>/progress/",

@@ -39,7 +39,8 @@ def lab(request):
     """Explain the rules and the effect-set format; start a batch (signed-in users)."""
     if request.method == "POST" and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    form = LabForm(request.POST or None, request.FILES or None)
+    # Bound on every POST, even one without form fields (a JSON body): it then gets its errors.
+    form = LabForm(request.POST if request.method == "POST" else None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
             batch = services.lab_batch_create(

@@ -5,21 +5,66 @@ Who may open a saved log is `play.replays.selectors.match_log_for_viewer`.
 
 from __future__ import annotations
 
-import json
-
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from cardsite.limits import JSONLimitError, loads_bounded
 from play.engine.log import LogInvalid, validate_log
+from play.engine.runner import ReplayMismatch
+from play.engine.runner import replay as engine_replay
 from play.models import MatchLog, match_log_title
 from play.replays import presenters
-from play.replays.forms import LogUploadForm
+from play.replays.forms import MAX_UPLOAD_BYTES, LogUploadForm
 from play.replays.selectors import match_log_for_viewer
 
 MAX_ERRORS_SHOWN = 8
+# Bounds of an uploaded log, so one upload is bounded work to check and show. A full match
+# writes about 2,000 events and no string longer than 60 characters.
+MAX_LOG_EVENTS = 10_000
+MAX_LOG_STRING = 200
+
+
+def _bounds_errors(log: dict) -> list[str]:
+    """Return why a log is too big to check and show: too many events, an over-long string."""
+    events = log.get("events")
+    if isinstance(events, list) and len(events) > MAX_LOG_EVENTS:
+        return [
+            _("The log has %(count)s events; an uploaded log has at most %(limit)s.")
+            % {"count": len(events), "limit": MAX_LOG_EVENTS}
+        ]
+    stack: list[tuple[str, object]] = [("", log)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, str) and len(value) > MAX_LOG_STRING:
+            return [
+                _("%(path)s: a text of %(length)s characters; at most %(limit)s are allowed.")
+                % {"path": path or "/", "length": len(value), "limit": MAX_LOG_STRING}
+            ]
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if len(key) > MAX_LOG_STRING:
+                    return [
+                        _("A key of the log is longer than %(limit)s characters.")
+                        % {"limit": MAX_LOG_STRING}
+                    ]
+                stack.append((f"{path}/{key}", item))
+        elif isinstance(value, list):
+            stack.extend((f"{path}/{index}", item) for index, item in enumerate(value))
+    return []
+
+
+def _replay_errors(log: dict) -> list[str]:
+    """Return why the engine, replaying the log's seed, decks and choices, writes another log."""
+    try:
+        engine_replay(log, verify=True)
+    except ReplayMismatch as exc:
+        return [_("The log does not replay: %(reason)s") % {"reason": str(exc)[:300]}]
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        return [_("The log does not replay: %(reason)s") % {"reason": repr(exc)[:300]}]
+    return []
 
 
 @require_GET
@@ -52,21 +97,21 @@ def replay_upload(request):
         upload = form.cleaned_data["file"]
         log = None
         try:
-            log = json.loads(upload.read().decode("utf-8-sig"))
-        except UnicodeDecodeError:
-            errors = [_("The file is not UTF-8 text.")]
-        except json.JSONDecodeError as exc:
-            errors = [
-                _("The file is not valid JSON: %(msg)s at line %(line)s, column %(col)s.")
-                % {"msg": exc.msg, "line": exc.lineno, "col": exc.colno}
-            ]
+            log = loads_bounded(upload.read(MAX_UPLOAD_BYTES + 1), max_bytes=MAX_UPLOAD_BYTES)
+        except JSONLimitError as exc:
+            errors = [_("The file is not valid JSON: %(reason)s.") % {"reason": exc}]
         if log is not None and not isinstance(log, dict):
             errors = [_("A match log is a JSON object, not a list or a value.")]
         elif log is not None:
-            try:
-                validate_log(log)
-            except LogInvalid as exc:
-                errors = exc.errors
+            errors = _bounds_errors(log)
+            if not errors:
+                try:
+                    validate_log(log)
+                except LogInvalid as exc:
+                    errors = exc.errors
+            if not errors:
+                # A log is shown as a match only if the engine replays it to the very same log.
+                errors = _replay_errors(log)
         if not errors:
             title = _log_title(log, upload.name)[:200]
             try:  # narrate it now, so a log the viewer cannot read is refused, not saved

@@ -98,6 +98,8 @@ class SimulationSerializer(serializers.ModelSerializer):
 
 
 class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    # Batch ids are numbers: anything else matches no route (404), never a query (500).
+    lookup_value_regex = "[0-9]+"
     serializer_class = SimulationSerializer
     permission_classes = [permissions.IsAuthenticated]
     throttle_scope = "simulations"

@@ -1,7 +1,7 @@
 """Read paths of simulations: who may see which batch, its progress and its results."""
 
 from django.conf import settings
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
@@ -104,3 +104,12 @@ def batch_queue_position(batch: SimulationBatch) -> int | None:
     )
     others = sum(min(row["n"], (rank + 1) * step) for row in per_owner)
     return others + mine_before
+
+
+def batches_sharing_deck(*, deck, owner) -> list[SimulationBatch]:
+    """Return the batches of this deck the user ran: each has a read-only share link showing it."""
+    return list(
+        SimulationBatch.objects.filter(owner=owner)
+        .filter(Q(deck_a_version__deck=deck) | Q(deck_b_version__deck=deck))
+        .order_by("-created_at")[:20]
+    )

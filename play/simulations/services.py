@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from decks.models import Deck
 from play import errors as field_errors
-from play.models import MatchLog, SimulationBatch, SimulationChunk
+from play.models import MatchLog, SimulationBatch, SimulationChunk, new_token
 from play.simulations import core as simulation
 from play.simulations import kinds
 from play.simulations.selectors import batch_results
@@ -220,6 +220,13 @@ def queue_chunks(batch_id: int, indexes) -> None:
     for position, index in enumerate(indexes):
         priority = min(9, (queued_before + position) // step)
         simulation_chunk_run.apply_async((batch_id, index), priority=priority)
+
+
+def batch_share_link_revoke(*, batch: SimulationBatch) -> str:
+    """Revoke the batch's read-only share link: the old link opens nothing; return the new one."""
+    batch.share_token = new_token()
+    batch.save(update_fields=["share_token"])
+    return batch.share_token
 
 
 def batch_cancel(*, batch: SimulationBatch) -> bool:

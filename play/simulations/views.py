@@ -116,6 +116,15 @@ def batch_cancel(request, batch_id):
 
 
 @login_required
+@require_POST
+def batch_share_revoke(request, batch_id):
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    services.batch_share_link_revoke(batch=batch)
+    messages.info(request, _("The old share link no longer works; this is the new one."))
+    return redirect(batch)
+
+
+@login_required
 @require_GET
 def batch_results_json(request, batch_id):
     batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)

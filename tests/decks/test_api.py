@@ -1,6 +1,8 @@
 """The deck API: create/update with the caller as owner, token auth, import, validate, export,
 versions, write throttling, and the OpenAPI schema."""
 
+import io
+
 import pytest
 from django.core.cache import cache
 from rest_framework.authtoken.models import Token
@@ -155,3 +157,75 @@ def test_the_openapi_schema_documents_the_deck_api(anon_client):
     assert set(paths["/api/decks/{id}/"]) >= {"get", "put", "patch", "delete"}
     deck = schema["components"]["schemas"]["Deck"]
     assert deck["properties"]["owner"].get("readOnly") is True
+
+
+def test_repeated_entries_that_add_up_past_60_are_a_400_and_save_nothing(api, alice):
+    body = {"name": "Overflow", "deck": [{"card": "BS-012", "quantity": 60}] * 551}
+    response = api.post("/api/decks/", body, format="json")
+    assert response.status_code == 400
+    assert "adds up to 33060" in response.json()["message"]
+    assert not Deck.objects.filter(owner=alice).exists()
+    validate = api.post("/api/decks/validate/", {"deck": body["deck"]}, format="json")
+    assert validate.status_code == 400
+
+
+def test_import_and_validate_refuse_a_quantity_of_5000_digits(api, alice, anon_client):
+    text = "deck:\n" + "9" * 5000 + " BS-012\n"
+    for client in (api, anon_client):
+        path = "/api/decks/validate/" if client is anon_client else "/api/decks/import/"
+        response = (
+            client.post(path, {"text": text}, content_type="application/json")
+            if (client is anon_client)
+            else client.post(path, {"text": text}, format="json")
+        )
+        assert response.status_code == 400
+        assert "5000 digits" in response.json()["errors"][0]["message"]
+    assert not Deck.objects.filter(owner=alice).exists()
+
+
+def test_an_oversized_import_file_is_a_400_never_cut_and_saved(api, alice):
+    text = ("# " + "x" * 98 + "\n") * 1990 + "deck:\n4 BS-012\n"
+    upload = io.BytesIO(text.encode())
+    upload.name = "deck.txt"
+    response = api.post("/api/decks/import/", {"file": upload}, format="multipart")
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "file"
+    assert "larger than 200,000 bytes" in response.json()["message"]
+    assert not Deck.objects.filter(owner=alice).exists()
+
+
+def test_a_comment_only_import_is_a_400(api, alice):
+    response = api.post("/api/decks/import/", {"text": "# nothing here\n"}, format="json")
+    assert response.status_code == 400 and "only comments" in str(response.json()["errors"])
+    assert not Deck.objects.filter(owner=alice).exists()
+
+
+def test_a_deck_name_with_a_right_to_left_override_is_refused(api, alice):
+    response = api.post("/api/decks/", {"name": "gpj.\u202eexe"}, format="json")
+    assert response.status_code == 400 and response.json()["errors"][0]["field"] == "name"
+    assert not Deck.objects.filter(owner=alice).exists()
+
+
+def test_an_update_with_a_stale_if_match_is_a_409_and_changes_nothing(api, alice, legal_content):
+    deck = deck_create(owner=alice, name="Shared", content=legal_content)
+    first = api.get(f"/api/decks/{deck.slug}/")
+    assert first["ETag"] == '"v1"'
+    saved = api.patch(
+        f"/api/decks/{deck.slug}/",
+        {"description": "tab one"},
+        format="json",
+        HTTP_IF_MATCH=first["ETag"],
+    )
+    assert saved.status_code == 200 and saved["ETag"] == '"v2"'
+    stale = api.patch(
+        f"/api/decks/{deck.slug}/",
+        {"name": "tab two"},
+        format="json",
+        HTTP_IF_MATCH=first["ETag"],
+    )
+    assert stale.status_code == 409 and "version 2" in stale.json()["message"]
+    deck.refresh_from_db()
+    assert deck.name == "Shared" and deck.description == "tab one"
+    assert deck.versions.count() == 2
+    bad = api.patch(f"/api/decks/{deck.slug}/", {"name": "x"}, format="json", HTTP_IF_MATCH="zz")
+    assert bad.status_code == 400

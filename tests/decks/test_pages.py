@@ -78,7 +78,7 @@ def test_a_failed_save_explains_and_keeps_the_draft(alice_client, alice, legal_c
         {"name": "Renamed", "visibility": "private", "description": "", "draft": draft(edited)},
     )
     body = response.content.decode()
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "was not saved" in body and "BS-999 is not in the catalog" in body
     assert "BS-999" in re.search(r'id="draft" value="([^"]*)"', body).group(1)
     assert 'value="Renamed"' in body and 'data-dirty="true"' in body
@@ -90,7 +90,7 @@ def test_an_unreadable_draft_is_refused_without_saving(alice_client, alice):
     response = alice_client.post(
         "/decks/new/", {"name": "X", "visibility": "private", "draft": "{not json"}
     )
-    assert response.status_code == 200 and "could not be read" in response.content.decode()
+    assert response.status_code == 400 and "could not be read" in response.content.decode()
     assert not Deck.objects.filter(owner=alice).exists()
 
 
@@ -402,3 +402,99 @@ def test_sign_up_errors_are_japanese_and_one_per_line(client):
     assert len(errors) >= 3  # username, too short, too common: each its own item
     assert all(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", e) for e in errors)
     assert '<ul class="field-errors" id="id_password2_error">' in body
+
+
+def test_a_stale_builder_save_is_a_409_showing_both_and_saving_nothing(
+    alice_client, alice, legal_content
+):
+    deck = deck_create(owner=alice, name="Two tabs", content=legal_content)
+    bench_card = "BS-100"
+    tab_one = replace(legal_content, bench={bench_card: 1})
+    first = alice_client.post(
+        f"/decks/{deck.slug}/edit/",
+        {
+            "name": "Two tabs",
+            "visibility": "private",
+            "description": "from tab one",
+            "draft": draft(tab_one),
+            "base_version": "1",
+        },
+    )
+    assert first.status_code == 302
+    stale = alice_client.post(
+        f"/decks/{deck.slug}/edit/",
+        {
+            "name": "Two tabs",
+            "visibility": "private",
+            "description": "",
+            "draft": draft(legal_content),
+            "base_version": "1",
+        },
+    )
+    body = stale.content.decode()
+    assert stale.status_code == 409
+    assert 'id="save-conflict"' in body and "from tab one" in body and bench_card in body
+    deck.refresh_from_db()
+    assert deck.description == "from tab one"
+    assert deck_content(deck).bench == {bench_card: 1}
+    assert deck.versions.count() == 2
+
+    tab_two = replace(legal_content, deck={**legal_content.deck, "BS-002": 5})
+    merged = alice_client.post(
+        f"/decks/{deck.slug}/edit/",
+        {
+            "name": "Two tabs",
+            "visibility": "private",
+            "description": "",
+            "draft": draft(tab_two),
+            "base_version": "1",
+            "merge": "1",
+        },
+    )
+    assert merged.status_code == 200
+    merged_draft = json.loads(
+        re.search(r'name="draft" id="draft" value="([^"]*)"', merged.content.decode())
+        .group(1)
+        .replace("&quot;", '"')
+    )
+    assert merged_draft["bench"] == {bench_card: 1} and merged_draft["deck"]["BS-002"] == 5
+    assert 'name="base_version" value="2"' in merged.content.decode()
+
+    overwrite = alice_client.post(
+        f"/decks/{deck.slug}/edit/",
+        {
+            "name": "Two tabs",
+            "visibility": "private",
+            "description": "",
+            "draft": draft(legal_content),
+            "base_version": "2",
+        },
+    )
+    assert overwrite.status_code == 302
+    deck.refresh_from_db()
+    assert deck.description == "" and deck_content(deck).bench == {}
+
+
+def test_the_builder_refuses_a_draft_whose_quantities_add_up_past_60(alice_client, alice):
+    raw = json.dumps({"deck": [{"card": "BS-012", "quantity": 60}] * 551})
+    response = alice_client.post(
+        "/decks/new/", {"name": "Overflow", "visibility": "private", "draft": raw}
+    )
+    assert response.status_code == 400 and "adds up to 33060" in response.content.decode()
+    assert not Deck.objects.filter(owner=alice).exists()
+
+
+def test_a_deeply_nested_builder_draft_is_refused(alice_client, alice):
+    raw = "[" * 50_000 + "]" * 50_000
+    preview = alice_client.post("/decks/builder/preview/", {"draft": raw})
+    save = alice_client.post("/decks/new/", {"name": "Deep", "visibility": "private", "draft": raw})
+    assert preview.status_code == 200 and "nested deeper" in preview.content.decode()
+    assert save.status_code == 400 and not Deck.objects.filter(owner=alice).exists()
+
+
+def test_a_comment_only_deck_text_is_refused_by_the_import_page(alice_client, alice):
+    response = alice_client.post(
+        "/decks/import/", {"text": "# only\n# comments\n", "visibility": "private"}
+    )
+    assert response.status_code == 400 and "only comments" in response.content.decode()
+    assert not Deck.objects.filter(owner=alice).exists()

@@ -82,3 +82,51 @@ def test_export_writes_the_format_and_reads_back_the_same():
 def test_an_empty_deck_exports_and_parses():
     text = deck_text(name="Empty", content=DeckContent(), card_names={})
     assert parse_deck_text(text).content() == DeckContent()
+
+
+def test_only_ascii_digits_are_quantities():
+    for digits in ("４", "٤", "४"):
+        parsed = parse_deck_text(f"deck:\n{digits} BS-012\n")
+        assert parsed.deck == []
+        assert parsed.errors == [
+            LineError(2, "a quantity is written with the digits 0-9 (not full-width)")
+        ]
+
+
+def test_a_quantity_of_thousands_of_digits_is_a_line_error_not_a_crash():
+    parsed = parse_deck_text("deck:\n" + "9" * 5000 + " BS-012\n")
+    assert parsed.errors == [LineError(2, "quantity 999999… (5000 digits) is not from 1 to 60")]
+
+
+def test_repeated_lines_add_up_and_the_sum_obeys_the_quantity_rule():
+    parsed = parse_deck_text("deck:\n" + "60 BS-012\n" * 551)
+    assert parsed.errors[0] == LineError(
+        3, "BS-012 adds up to 120 copies in deck: (at most 60; repeated lines add up)"
+    )
+    assert len(parsed.errors) == 550
+    fine = parse_deck_text("deck:\n30 BS-012\n30 bs-12\nbench:\n30 BS-012\n")
+    assert fine.errors == [] and fine.content().deck == {"BS-012": 60}
+
+
+def test_a_comment_only_text_is_an_error():
+    parsed = parse_deck_text("# just a comment\n\n# and another\n")
+    assert [e.line for e in parsed.errors] == [1]
+    assert "only comments" in parsed.errors[0].message
+
+
+def test_a_nul_or_control_character_in_a_line_is_a_line_error():
+    parsed = parse_deck_text("name: Bad\x00name\ndeck:\n4 BS-012\x07\n")
+    assert [e.line for e in parsed.errors] == [1, 3]
+    assert parsed.name is None
+
+
+def test_a_deck_name_with_a_bidi_override_or_zero_width_character_is_an_error():
+    for name in ("Antlers\u202e1002", "Ant\u200blers", "A\ufeffB"):
+        parsed = parse_deck_text(f"name: {name}\ndeck:\n4 BS-012\n")
+        assert parsed.name is None
+        assert "invisible formatting character" in parsed.errors[0].message
+
+
+def test_an_oversized_text_is_refused_whole():
+    parsed = parse_deck_text("deck:\n4 BS-012\n" + "#" * 200_001)
+    assert parsed.deck == [] and "at most 200,000 characters" in parsed.errors[0].message

@@ -161,7 +161,12 @@ def test_the_api_starts_a_lab_batch(alice_client, queued):
         "/api/simulations/", {"kind": "touchdown", "runs": 10}, content_type="application/json"
     )
     assert missing.status_code == 400
-    assert "variants" in missing.json()["errors"]
+    assert "variants" in {e["field"] for e in missing.json()["errors"]}
+
+
+def test_a_json_post_to_the_lab_page_is_a_400_with_the_form_errors(alice_client):
+    response = alice_client.post("/lab/touchdown/", "{}", content_type="application/json")
+    assert response.status_code == 400
 
 
 def test_a_variant_takes_every_kick_off_option_and_names_a_bad_one():  # issue #14

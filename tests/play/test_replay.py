@@ -181,3 +181,61 @@ def test_a_json_value_that_is_not_an_object_is_refused(anon_client):
 def test_the_upload_page_renders(anon_client):
     response = anon_client.get(reverse("play:replay-upload"))
     assert response.status_code == 200 and 'type="file"' in response.content.decode()
+
+
+def test_a_log_cut_short_is_refused_because_it_does_not_replay(alice_client):
+    log = a_log(7)
+    log["events"] = log["events"][:50]
+    response = upload(alice_client, json.dumps(log).encode())
+    assert response.status_code == 400
+    assert "does not replay" in response.content.decode()
+    assert not MatchLog.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda log: log["result"]["goals"].update(A=10**15),
+        lambda log: next(e for e in log["events"] if "ball" in e).update(ball=99),
+        lambda log: log["cards"].update({"ZZ-999": next(iter(log["cards"].values()))}),
+    ],
+)
+def test_a_tampered_log_is_refused_and_nothing_saved(alice_client, tamper):
+    log = a_log(8)
+    tamper(log)
+    response = upload(alice_client, json.dumps(log).encode())
+    assert response.status_code == 400
+    assert not MatchLog.objects.exists()
+
+
+def test_an_over_long_side_name_is_refused_naming_the_limit(anon_client, alice_client):
+    log = a_log(9)
+    log["sides"]["A"]["name"] = "x" * 100_000
+    for client in (anon_client, alice_client):
+        response = upload(client, json.dumps(log).encode())
+        assert response.status_code == 400
+        assert "at most 200 are allowed" in response.content.decode()
+        assert len(response.content) < 200_000
+    assert not MatchLog.objects.exists()
+
+
+def test_too_many_events_are_refused_naming_the_limit(anon_client):
+    log = a_log(10)
+    log["events"] = log["events"] * 6
+    response = upload(anon_client, json.dumps(log).encode())
+    assert response.status_code == 400 and "at most 10000" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "raw, words",
+    [
+        (b'{"format": NaN}', "NaN"),
+        (b'{"seed": 1' + b"0" * 5000 + b"}", "digits"),
+        (b"[" * 50_000 + b"]" * 50_000, "nested deeper"),
+        (b'{"format": "\\u0000"}', "NUL"),
+    ],
+)
+def test_hostile_json_in_an_upload_is_a_400_for_a_signed_in_user(alice_client, raw, words):
+    response = upload(alice_client, raw)
+    assert response.status_code == 400 and words in response.content.decode()
+    assert not MatchLog.objects.exists()

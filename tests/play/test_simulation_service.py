@@ -319,7 +319,7 @@ def test_api_bad_parameters_get_400_with_field_messages(alice_client, decks, que
     )
     assert response.status_code == 400
     errors = response.json()["errors"]
-    assert set(errors) == {"kind", "deck_a", "runs"}
+    assert {e["field"] for e in errors} == {"kind", "deck_a", "runs"}
 
 
 def test_others_cannot_see_cancel_or_list_a_batch(
@@ -463,3 +463,32 @@ def test_chunk_priorities_follow_the_owners_queued_work_so_users_share_workers_f
     assert bobs == [0]
     assert selectors.batch_progress(small)["queue_position"] == 4  # alice's priority-0 chunks
     assert selectors.batch_progress(big)["queue_position"] == 1  # bob's one chunk
+
+
+def test_a_batch_id_that_is_not_a_number_is_a_404_for_every_method(alice_client):
+    for method in ("get", "delete"):
+        response = getattr(alice_client, method)("/api/simulations/abc/")
+        assert response.status_code == 404
+        assert response.json() == {"message": "Not found.", "errors": []}
+
+
+def test_the_owner_revokes_a_batch_share_link(
+    alice, alice_client, bob_client, anon_client, decks, queued
+):
+    batch = make(alice, decks)
+    old = batch.share_token
+    assert anon_client.get(f"/simulations/shared/{old}/").status_code == 200
+    assert bob_client.post(f"/simulations/{batch.pk}/share/revoke/").status_code == 404
+    response = alice_client.post(f"/simulations/{batch.pk}/share/revoke/")
+    assert response.status_code == 302
+    batch.refresh_from_db()
+    assert batch.share_token != old
+    assert anon_client.get(f"/simulations/shared/{old}/").status_code == 404
+    assert anon_client.get(f"/simulations/shared/{batch.share_token}/").status_code == 200
+
+
+def test_the_deck_page_lists_its_owners_share_links(alice, alice_client, bob_client, decks, queued):
+    batch = make(alice, decks)
+    deck = batch.deck_a_version.deck
+    page = alice_client.get(deck.get_absolute_url()).content.decode()
+    assert 'id="deck-share-links"' in page and batch.share_token in page

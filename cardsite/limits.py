@@ -1,0 +1,116 @@
+"""Bounds on what one request may make the server parse: one JSON reader for every JSON input.
+
+Python's `json` module happily reads 10^5000 (and then `int()` refuses it with a ValueError past
+4,300 digits), NaN and Infinity (which PostgreSQL's jsonb then refuses), and nesting deep
+enough to raise RecursionError. `loads_bounded` refuses all of these with a `JSONLimitError`
+whose message names the limit, before any of them reaches a service. DRF reads JSON with
+`BoundedJSONParser` (settings), and every view that reads a JSON field or file calls
+`loads_bounded` itself (the deck builder's draft, an uploaded match log).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from django.conf import settings
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+
+MAX_JSON_BYTES = 1_000_000
+MAX_JSON_DEPTH = 32
+MAX_INT_DIGITS = 20
+MAX_NUMBER_CHARS = 40
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+class JSONLimitError(ValueError):
+    """JSON text that is not read: malformed, too big, too deep, or with numbers out of bounds."""
+
+
+def has_nul(value) -> bool:
+    """Return whether a string (or any string inside parsed JSON) holds a NUL character."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(has_nul(k) or has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(has_nul(v) for v in value)
+    return False
+
+
+def _depth(text: str) -> int:
+    deepest = depth = 0
+    for match in _BRACKETS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in "]}":
+            depth -= 1
+    return deepest
+
+
+def _parse_int(raw: str) -> int:
+    if len(raw.lstrip("-")) > MAX_INT_DIGITS:
+        raise JSONLimitError(f"a number has more than {MAX_INT_DIGITS} digits")
+    return int(raw)
+
+
+def _parse_float(raw: str) -> float:
+    if len(raw) > MAX_NUMBER_CHARS:
+        raise JSONLimitError(f"a number is longer than {MAX_NUMBER_CHARS} characters")
+    value = float(raw)
+    if value in (float("inf"), float("-inf")):
+        raise JSONLimitError("a number is too large")
+    return value
+
+
+def _refuse_constant(name: str):
+    raise JSONLimitError(f"{name} is not a JSON number")
+
+
+def loads_bounded(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES, max_depth=MAX_JSON_DEPTH):
+    """Return parsed JSON, or raise JSONLimitError saying which bound or syntax rule it breaks."""
+    if isinstance(text, bytes):
+        if len(text) > max_bytes:
+            raise JSONLimitError(f"the JSON is larger than {max_bytes:,} bytes")
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise JSONLimitError("the JSON is not UTF-8 text") from None
+    if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise JSONLimitError(f"the JSON is larger than {max_bytes:,} bytes")
+    if _depth(text) > max_depth:
+        raise JSONLimitError(f"the JSON is nested deeper than {max_depth} levels")
+    try:
+        data = json.loads(
+            text,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+            parse_constant=_refuse_constant,
+        )
+    except JSONLimitError:
+        raise
+    except RecursionError:
+        raise JSONLimitError(f"the JSON is nested deeper than {max_depth} levels") from None
+    except ValueError as exc:
+        raise JSONLimitError(f"the JSON is malformed ({exc})") from None
+    if has_nul(data):
+        raise JSONLimitError("the JSON holds a NUL character")
+    return data
+
+
+class BoundedJSONParser(JSONParser):
+    """DRF's JSON parser with the bounds of `loads_bounded` (size, depth, numbers, NUL)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = getattr(settings, "API_MAX_JSON_BYTES", MAX_JSON_BYTES)
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            raise ParseError(f"The request body is larger than {limit:,} bytes.")
+        try:
+            return loads_bounded(raw, max_bytes=limit)
+        except JSONLimitError as exc:
+            raise ParseError(f"JSON parse error: {exc}.") from None

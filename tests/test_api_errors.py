@@ -1,0 +1,41 @@
+"""The API's one error shape (cardsite/api.py) and authentication failures as 401."""
+
+import pytest
+
+from cardsite.api import flatten_errors
+
+
+def test_nested_field_errors_flatten_to_dotted_fields():
+    detail = {"deck": [{}, {"quantity": ["Too many."]}], "non_field_errors": ["Bad."]}
+    assert flatten_errors(detail) == [
+        {"field": "deck[1].quantity", "message": "Too many."},
+        {"field": None, "message": "Bad."},
+    ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "header", ["Token nosuchtoken", "Token a b", "Token", "Token \u00e9", "Token a\x00b"]
+)
+def test_a_bad_or_malformed_token_on_a_public_get_is_a_401(client, header):
+    response = client.get("/api/sets/", HTTP_AUTHORIZATION=header)
+    assert response.status_code == 401
+    assert response.json()["errors"] == [] and response.json()["message"]
+    assert response["WWW-Authenticate"].startswith("Token")
+
+
+def test_field_errors_and_line_errors_share_one_shape(alice_client):
+    field = alice_client.post("/api/decks/", {"name": ""}, content_type="application/json")
+    line = alice_client.post(
+        "/api/decks/import/", {"text": "deck:\n0 BS-012"}, content_type="application/json"
+    )
+    for response in (field, line):
+        body = response.json()
+        assert response.status_code == 400 and set(body) == {"message", "errors"}
+        assert all({"field", "message"} <= set(e) for e in body["errors"])
+    assert field.json()["errors"][0]["field"] == "name"
+    assert line.json()["errors"][0] == {
+        "field": "text",
+        "line": 2,
+        "message": "quantity 0 is not from 1 to 60",
+    }
