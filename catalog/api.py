@@ -7,6 +7,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from catalog import cache as search_cache
+from catalog.extensions import mentions_user_terms
 from catalog.models import Card, CardSet, Product
 from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search
@@ -110,7 +111,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         query = self.request.query_params.get("q", "")
         try:
-            return card_search(query=query)
+            return card_search(query=query, user=self.request.user)
         except QuerySyntaxError as exc:
             raise ValidationError({"q": [str(exc)]}) from None
 
@@ -123,8 +124,11 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         key = search_cache.search_key(
             version=search_cache.catalog_version(), parts=["api", request.build_absolute_uri()]
         )
-        data = search_cache.get(key)
+        if mentions_user_terms(request.query_params.get("q", "")):
+            key = None  # results vary by user (catalog/extensions.py): not cached
+        data = search_cache.get(key) if key else None
         if data is None:
             data = super().list(request, *args, **kwargs).data
-            search_cache.put(key, data)
+            if key:
+                search_cache.put(key, data)
         return Response(data)

@@ -18,9 +18,12 @@ RANGE_CONTROLS = (
 )
 
 
-def card_search(*, query: str) -> QuerySet[Card]:
-    """Return the cards a search query selects, in its order; raise QuerySyntaxError if bad."""
-    return card_search_parsed(parsed=parse_query(query))
+def card_search(*, query: str, user=None) -> QuerySet[Card]:
+    """Return the cards a search query selects, in its order; raise QuerySyntaxError if bad.
+
+    `user` answers the user-dependent terms (`is:owned`); anonymous users own nothing.
+    """
+    return card_search_parsed(parsed=parse_query(query, user=user))
 
 
 def card_search_parsed(*, parsed: ParsedQuery) -> QuerySet[Card]:

@@ -8,10 +8,13 @@ class DecksConfig(AppConfig):
     verbose_name = _("Decks")
 
     def ready(self):
-        from catalog.extensions import card_page_sections
+        from catalog.extensions import card_page_sections, user_search_term_register
         from catalog.services import catalog_loaded
         from decks import signals
 
         catalog_loaded.connect(signals.make_sample_decks, dispatch_uid="decks.sample_decks")
         if signals.public_decks_section not in card_page_sections:
             card_page_sections.append(signals.public_decks_section)
+        if signals.collection_section not in card_page_sections:
+            card_page_sections.append(signals.collection_section)
+        user_search_term_register(signals.OWNED_TERM)

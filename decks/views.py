@@ -281,7 +281,7 @@ def builder_cards(request):
     error, cards, total = None, [], 0
     if query:
         try:
-            results = card_search(query=query)
+            results = card_search(query=query, user=request.user)
             cards = list(results[:SEARCH_RESULTS])
             total = results.count() if len(cards) == SEARCH_RESULTS else len(cards)
         except QuerySyntaxError as exc:
