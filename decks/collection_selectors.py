@@ -117,9 +117,8 @@ def content_needs(content: DeckContent) -> dict[str, int]:
     for zone in ("deck", "bench"):
         for card_id, quantity in content.zone(zone).items():
             needs[card_id] += quantity
-    for keeper in (content.goalkeeper, content.pk_goalkeeper):
-        if keeper:
-            needs[keeper] = max(needs[keeper], 1) if keeper not in content.deck else needs[keeper]
+    for keeper in {content.goalkeeper, content.pk_goalkeeper} - {None, ""}:
+        needs[keeper] += 1
     return dict(needs)
 
 
@@ -152,7 +151,7 @@ def content_owned_only(content: DeckContent, user) -> DeckContent:
                 counts[card_id] -= take
         zones[zone] = kept
     keepers = [
-        k if k and owned_counts(user).get(k, 0) else None
+        k if k and counts.get(k, 0) > 0 else None
         for k in (content.goalkeeper, content.pk_goalkeeper)
     ]
     return DeckContent(keepers[0], keepers[1], zones["deck"], zones["bench"])

@@ -83,3 +83,22 @@ def collection_section(request, card):
             "languages": CollectionEntry.Language.choices,
         },
     }
+
+
+def deck_collection_section(request, deck, *, is_legal):
+    """Return the deck page's "what you miss to build it" for a signed-in viewer."""
+    from decks.collection_selectors import deck_missing
+    from decks.selectors import deck_content
+
+    if not request.user.is_authenticated:
+        return None
+    missing = deck_missing(deck_content(deck), request.user)
+    return {
+        "template": "decks/collection/_deck_section.html",
+        "data": {
+            "deck": deck,
+            "missing": missing,
+            "missing_copies": sum(need.missing for need in missing),
+            "is_owner": deck.owner_id == request.user.pk,
+        },
+    }

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from catalog.models import Card
 from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search
-from decks import odds, summary
+from decks import collection_selectors, odds, summary
 from decks.content import ContentError, DeckContent, content_diff
 from decks.export import deck_as_json, deck_as_text
 from decks.extensions import deck_sections
@@ -271,6 +271,8 @@ def builder_preview(request):
     """Return the builder's columns, counters and problems for the posted draft (htmx)."""
     content, errors = _draft_from(request)
     context = {**builder_state(content), "errors": errors, "oob": True}
+    if request.user.is_authenticated:
+        context["needs"] = collection_selectors.deck_needs(content, request.user)
     return render(request, "decks/_builder_state.html", context)
 
 
@@ -279,6 +281,8 @@ def builder_cards(request):
     """Return the builder's search results for a catalog query (htmx)."""
     query = request.GET.get("q", "").strip()
     error, cards, total = None, [], 0
+    if query and request.GET.get("owned") == "1":
+        query = f"({query}) is:owned"  # the builder limited to owned cards
     if query:
         try:
             results = card_search(query=query, user=request.user)
@@ -297,7 +301,10 @@ def builder_cards(request):
 @require_POST
 def deck_copy_view(request, slug):
     source = deck_for_viewer(slug=slug, user=request.user)
-    deck = deck_copy(deck=source, owner=request.user)
+    content = None
+    if request.POST.get("owned_only") == "1":
+        content = collection_selectors.content_owned_only(deck_content(source), request.user)
+    deck = deck_copy(deck=source, owner=request.user, content=content)
     messages.success(request, _("Copied into your decks. The copy is private."))
     return redirect(deck)
 
