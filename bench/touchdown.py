@@ -3,6 +3,17 @@
     .venv/bin/python bench/touchdown.py                     # speed figures
     .venv/bin/python bench/touchdown.py balance -n 20000    # onside figures, greedy x4
     .venv/bin/python bench/touchdown.py drives -n 6000      # the greedy DRIVE_POINTS table
+    .venv/bin/python bench/touchdown.py strategies -n 2000 -j 2 [--set NAME=V ...]
+        # every kick-off strategy against every other, seat-balanced, for each bot strength
+    .venv/bin/python bench/touchdown.py sweep -n 1000 --param kick_floor=0,7,8 \
+        --param random_kick_base=0,3 [--set NAME=V ...] [--markdown | --csv]
+        # does random kicking pay? always-random against always-normal over a grid of variants
+    .venv/bin/python bench/touchdown.py adaptive [--set NAME=V ...]  # the adaptive table
+
+Variant options (--set, --param) are Options fields: onside_rolls, random_kick_base, kick_floor
+(0 or none: no floor), onside_ball (0 or derived: 11 - (base + roll)), normal_kick_ball,
+kickoff_kick_ability (none/random/both), kick_play_hand (lead_only/every_player),
+suit_change_judges (cards_played_after/every_card), kickoffs, effects (none/example/a path).
 
 Speed is measured here, never asserted in tests (see STYLE.md).
 """
@@ -18,7 +29,13 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from play.touchdown import Options, play_game  # noqa: E402
+from play.touchdown import Options, matchups, play_game, report  # noqa: E402
+from play.touchdown.strategies import (  # noqa: E402
+    KICKOFF_STRATEGIES,
+    STAGES,
+    kickoff_table,
+    team_policy_names,
+)
 
 
 def games_per_second(options: Options, policy: str, count: int, *, log: bool) -> float:
@@ -124,12 +141,136 @@ def drives(args: argparse.Namespace) -> None:
         print(f"ball {start:2}: {sum(values) / len(values):.2f} points a drive ({len(values)})")
 
 
+def variant_from(args: argparse.Namespace) -> Options:
+    """Return the Options named by --effects and every --set NAME=VALUE."""
+    changes: dict[str, object] = {"effects": args.effects}
+    for item in args.set or []:
+        name, _, value = item.partition("=")
+        changes[name] = matchups.parse_option(name, value)
+    return Options(**changes)
+
+
+def _pool(jobs: int):
+    if jobs <= 1:
+        return None
+    import multiprocessing
+
+    return multiprocessing.get_context("fork").Pool(jobs)
+
+
+def strategies(args: argparse.Namespace) -> None:
+    options = variant_from(args)
+    seeds = range(args.seed, args.seed + args.games)
+    pool = _pool(args.jobs)
+    map_ = pool.imap if pool else map
+    start = time.perf_counter()
+    outputs = []
+    for bot in args.bots.split(","):
+        kinds = args.kinds.split(",")
+        names = [n for n in team_policy_names((bot,)) if (n.partition("+")[2] or "own") in kinds]
+        rows = matchups.strategy_table(options, names, seeds, resamples=args.boot, map_=map_)
+        outputs.append((bot, rows))
+    elapsed = time.perf_counter() - start
+    if pool:
+        pool.close()
+    variant = ", ".join(f"{k}={v}" for k, v in options.variant().items())
+    for bot, rows in outputs:
+        title = f"Kick-off strategies, {bot} bots ({variant}, effects {options.effects.name})"
+        if args.markdown:
+            print(report.strategy_markdown(rows, title=title))
+        elif args.csv:
+            print(report.strategy_csv(rows), end="")
+        else:
+            print(f"== {title}: {args.games} seeds x 2 seatings a pair")
+            print(report.plain(report.strategy_rows(rows)))
+            print()
+    print(f"[{elapsed:.1f} s wall, {args.jobs} worker(s)]", file=sys.stderr)
+
+
+def sweep(args: argparse.Namespace) -> None:
+    options = variant_from(args)
+    grid = []
+    for item in args.param or []:
+        name, _, values = item.partition("=")
+        grid.append((name, [matchups.parse_option(name, v) for v in values.split(",")]))
+    if not grid:
+        raise SystemExit("Give at least one --param NAME=V1,V2,...")
+    pool = _pool(args.jobs)
+    start = time.perf_counter()
+    result = matchups.sweep(
+        options,
+        grid,
+        range(args.seed, args.seed + args.games),
+        a=f"{args.bot}+{args.a}",
+        b=f"{args.bot}+{args.b}",
+        resamples=args.boot,
+        map_=pool.imap if pool else map,
+    )
+    elapsed = time.perf_counter() - start
+    if pool:
+        pool.close()
+    if args.markdown:
+        print(report.sweep_markdown(result))
+    elif args.csv:
+        print(report.sweep_csv(result), end="")
+    else:
+        print(
+            f"== {result['a']} against {result['b']}, {args.games} seeds x 2 seatings a cell; "
+            "margin = A's points - B's a game, 95% bootstrap intervals over seeds"
+        )
+        print(report.plain(report.sweep_rows(result)))
+        grid_rows = report.heat_map(result)
+        if grid_rows:
+            print("\nmargin of team A (rows x columns):")
+            print(report.plain(grid_rows))
+    print(f"[{elapsed:.1f} s wall, {args.jobs} worker(s)]", file=sys.stderr)
+
+
+def adaptive(args: argparse.Namespace) -> None:
+    options = variant_from(args)
+    for bot in args.bots.split(","):
+        start = time.process_time()
+        table = kickoff_table(options, bot)
+        print(f"== {bot}: {table.games} calibration games [{time.process_time() - start:.1f} s]")
+        for index, stage in enumerate(STAGES):
+            (normal, n), (chance, r) = table.normal[index], table.random[index]
+            print(
+                f"{stage:>6}: normal {normal:+.2f} ({n}), random {chance:+.2f} ({r}), "
+                f"gain {table.gain(index):+.2f} -> "
+                f"{'random' if table.gain(index) > 0 else 'normal'}"
+            )
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", nargs="?", default="speed", choices=("speed", "balance", "drives"))
-    parser.add_argument("-n", "--games", type=int, default=None)
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "what",
+        nargs="?",
+        default="speed",
+        choices=("speed", "balance", "drives", "strategies", "sweep", "adaptive"),
+    )
+    parser.add_argument("-n", "--games", type=int, default=None, help="games, or seeds a pair")
     parser.add_argument("--effects", default="none", help="none, example, or a file path")
+    parser.add_argument("--set", action="append", metavar="NAME=VALUE", help="a variant option")
+    parser.add_argument("--param", action="append", metavar="NAME=V1,V2", help="a sweep axis")
+    parser.add_argument("--bots", default="greedy,random", help="bot strengths (strategies)")
+    parser.add_argument("--kinds", default=",".join(KICKOFF_STRATEGIES), help="strategies")
+    parser.add_argument("--bot", default="greedy", help="the bot of a sweep")
+    parser.add_argument("-a", default="random", help="team A's kick-off strategy (sweep)")
+    parser.add_argument("-b", default="normal", help="team B's kick-off strategy (sweep)")
+    parser.add_argument("--seed", type=int, default=0, help="the first seed")
+    parser.add_argument("--boot", type=int, default=matchups.BOOTSTRAP, help="resamples")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--markdown", action="store_true")
+    parser.add_argument("--csv", action="store_true")
     args = parser.parse_args()
+    if args.what in ("strategies", "sweep"):
+        args.games = args.games or 500
+        return (strategies if args.what == "strategies" else sweep)(args)
+    if args.what == "adaptive":
+        return adaptive(args)
     if args.what == "speed":
         args.games = args.games or 2000
         speed(args)

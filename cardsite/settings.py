@@ -169,8 +169,39 @@ STATICFILES_DIRS = [
     ("vendor/chartjs", NODE_MODULES / "chart.js" / "dist"),
     ("vendor/pico", NODE_MODULES / "@picocss" / "pico" / "css"),
 ]
+# Uploaded files (card scans) go through Django's storage API: the filesystem under MEDIA_ROOT
+# by default, or an S3-compatible store (django-storages) with SCAN_STORAGE=s3.
+MEDIA_URL = os.environ.get("MEDIA_URL", "/media/")
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "var" / "media"))
+SCAN_STORAGE = os.environ.get("SCAN_STORAGE", "filesystem")
+if SCAN_STORAGE == "s3":
+    DEFAULT_STORAGE = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": os.environ.get("S3_BUCKET", ""),
+            "endpoint_url": os.environ.get("S3_ENDPOINT_URL") or None,
+            "access_key": os.environ.get("S3_ACCESS_KEY_ID") or None,
+            "secret_key": os.environ.get("S3_SECRET_ACCESS_KEY") or None,
+            "region_name": os.environ.get("S3_REGION") or None,
+            "custom_domain": os.environ.get("S3_CUSTOM_DOMAIN") or None,
+            "querystring_auth": env_bool("S3_QUERYSTRING_AUTH", False),
+            "file_overwrite": False,
+        },
+    }
+    if not DEFAULT_STORAGE["OPTIONS"]["bucket_name"]:
+        raise ImproperlyConfigured("SCAN_STORAGE=s3 needs S3_BUCKET")
+elif SCAN_STORAGE == "filesystem":
+    DEFAULT_STORAGE = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+else:
+    raise ImproperlyConfigured(f"SCAN_STORAGE must be filesystem or s3, not {SCAN_STORAGE!r}")
+SERVE_MEDIA = env_bool("SERVE_MEDIA", DEBUG)
+SCAN_MAX_BYTES = env_int("SCAN_MAX_BYTES", 8_000_000)
+SCAN_MAX_PIXELS = env_int("SCAN_MAX_PIXELS", 40_000_000)
+# Card proposals a user may send per day (a rolling 24 hours).
+PROPOSALS_PER_DAY = env_int("PROPOSALS_PER_DAY", 20)
+
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": DEFAULT_STORAGE,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -251,6 +282,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # Simulation batches (play/): limits, chunking and the reconciler.
 SIMULATION_MAX_RUNS = env_int("SIMULATION_MAX_RUNS", 1_000_000)
+# Cache card-search answers under the catalog version (catalog/cache.py); 0 turns it off.
+SEARCH_CACHE = env_bool("SEARCH_CACHE", True)
 SIMULATION_MAX_ACTIVE_PER_USER = env_int("SIMULATION_MAX_ACTIVE_PER_USER", 3)
 SIMULATION_MAX_ATTEMPTS = env_int("SIMULATION_MAX_ATTEMPTS", 3)
 SIMULATION_RETRY_BACKOFF = env_int("SIMULATION_RETRY_BACKOFF", 1)

@@ -1,12 +1,14 @@
 """Root URLconf: wiring only."""
 
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
-from catalog.api import CardSetViewSet, CardViewSet
+from catalog.api import CardSetViewSet, CardViewSet, card_list
+from catalog.contrib_views import scan_file
 from decks.api import DeckViewSet
 from play.simulations.api import SimulationViewSet
 
@@ -22,9 +24,19 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/ping/", include("cardsite.health")),
+    # JSON clients of the card list skip DRF (catalog.api.card_list); the router's route stays
+    # for browsers (browsable API) and the schema.
+    path("api/cards/", card_list, name="card-list-json"),
     path("api/", include(router.urls)),
     path("", include("decks.urls")),
     path("", include("play.urls")),
     path("", include("decks.accounts")),
     path("", include("catalog.urls")),
 ]
+
+# Uploaded scans are served by the app in development (SERVE_MEDIA, on with DEBUG); in
+# production by the web server or the S3-compatible store, whose URLs point there directly.
+if settings.MEDIA_URL.startswith("/"):
+    urlpatterns.insert(
+        0, path(f"{settings.MEDIA_URL.strip('/')}/<path:path>", scan_file, name="media")
+    )

@@ -1,6 +1,8 @@
+from django import forms
 from django.contrib import admin
 
-from catalog.models import Card, CardSet, Product, Team
+from catalog.importer import apply_rows, card_row, validate_card
+from catalog.models import Card, CardProposal, CardRevision, CardScan, CardSet, Product, Team
 
 
 class ProductInline(admin.TabularInline):
@@ -30,8 +32,55 @@ class TeamAdmin(admin.ModelAdmin):
     search_fields = ["code", "name", "name_ja"]
 
 
+class CardAdminForm(forms.ModelForm):
+    """Check an admin edit with the one card check (validate_card), like import and proposals."""
+
+    class Meta:
+        model = Card
+        fields = [
+            "id",
+            "card_set",
+            "number",
+            "name",
+            "name_ja",
+            "kind",
+            "position",
+            "person",
+            "team",
+            "shoot",
+            "keep",
+            "defense",
+            "effect",
+            "rarity",
+            "is_sample",
+            "source",
+        ]
+
+    def clean(self):
+        data = super().clean()
+        if self.errors:
+            return data
+        row = card_row(Card(**data))
+        row.pop("status")
+        clean, problems = validate_card(row)
+        for problem in problems:
+            field = {"set": "card_set"}.get(problem.field, problem.field)
+            self.add_error(field if field in self.fields else None, problem.message)
+        self.card_row = clean
+        return data
+
+
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
+    form = CardAdminForm
+
+    def save_model(self, request, obj, form, change):
+        """Write through the catalog's one apply path: a revision, and decks re-validate."""
+        row = dict(form.card_row)
+        row["source"] = row["source"] or f"admin edit by {request.user.username}"
+        apply_rows([row], source=row["source"], accepted_by=request.user)
+        obj.refresh_from_db()
+
     list_display = [
         "id",
         "name",
@@ -48,3 +97,30 @@ class CardAdmin(admin.ModelAdmin):
     search_fields = ["id", "name", "name_ja", "person", "effect"]
     list_select_related = ["team"]
     ordering = ["card_set__display_order", "number"]
+
+
+@admin.register(CardProposal)
+class CardProposalAdmin(admin.ModelAdmin):
+    list_display = ["card_id", "proposer", "status", "reviewer", "created_at"]
+    list_filter = ["status", "card_set"]
+    search_fields = ["card_id", "proposer__username", "source"]
+    readonly_fields = ["proposer", "reviewer", "created_at", "updated_at", "reviewed_at"]
+
+
+@admin.register(CardRevision)
+class CardRevisionAdmin(admin.ModelAdmin):
+    list_display = ["card", "number", "proposed_by", "accepted_by", "source", "created_at"]
+    search_fields = ["card__id", "source"]
+    readonly_fields = [f.name for f in CardRevision._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(CardScan)
+class CardScanAdmin(admin.ModelAdmin):
+    list_display = ["token", "side", "card", "proposal", "width", "height", "created_at"]
+    readonly_fields = ["token", "width", "height", "thumbnail", "normal", "large"]

@@ -1,16 +1,25 @@
 """Catalog API: sets and cards, with the same search syntax as the pages."""
 
+import json
+
 from django.db.models import Count
+from django.http import HttpResponse
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, viewsets
-from rest_framework.exceptions import ValidationError
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from catalog import cache as search_cache
+from catalog.contribution_selectors import card_history
+from catalog.effects import effect_texts
 from catalog.extensions import mentions_user_terms
-from catalog.models import Card, CardSet, Product
+from catalog.models import Card, CardRevision, CardSet, Product
 from catalog.search import QuerySyntaxError
-from catalog.selectors import card_search
+from catalog.selectors import card_search, card_search_page
 
 
 class ProductSerializer(serializers.ModelSerializer):
@@ -47,6 +56,7 @@ class CardSerializer(serializers.ModelSerializer):
     position = serializers.SerializerMethodField()
     person = serializers.SerializerMethodField()
     effect = serializers.SerializerMethodField()
+    effect_text = serializers.SerializerMethodField()
 
     class Meta:
         model = Card
@@ -54,6 +64,7 @@ class CardSerializer(serializers.ModelSerializer):
             "id",
             "name",
             "name_ja",
+            "name_kana",
             "set",
             "number",
             "kind",
@@ -64,9 +75,17 @@ class CardSerializer(serializers.ModelSerializer):
             "keep",
             "defense",
             "effect",
+            "effect_text",
             "rarity",
             "is_sample",
+            "status",
+            "source",
         ]
+
+    status = serializers.SerializerMethodField()
+
+    def get_status(self, obj) -> str:
+        return "sample" if obj.is_sample else "real"
 
     def get_team(self, obj) -> dict | None:
         if obj.team is None:
@@ -81,6 +100,77 @@ class CardSerializer(serializers.ModelSerializer):
 
     def get_effect(self, obj) -> str | None:
         return obj.effect or None
+
+    def get_effect_text(self, obj) -> dict[str, str] | None:
+        """The effect in words, {"en": …, "ja": …}; `effect` keeps the clause form."""
+        return effect_texts(obj.effect) if obj.effect else None
+
+
+MAX_PAGE = 10_000  # beyond every catalog; keeps OFFSET (and the statement cache) bounded
+
+
+def card_row_json(row: tuple) -> dict:
+    """Return a CARD_LIST_COLUMNS row as CardSerializer would show the card."""
+    (
+        card_id,
+        name,
+        name_ja,
+        name_kana,
+        set_code,
+        number,
+        kind,
+        position,
+        person,
+        team_code,
+        team_name,
+        team_name_ja,
+        shoot,
+        keep,
+        defense,
+        effect,
+        rarity,
+        is_sample,
+        source,
+    ) = row
+    return {
+        "id": card_id,
+        "name": name,
+        "name_ja": name_ja,
+        "name_kana": name_kana,
+        "set": set_code,
+        "number": number,
+        "kind": kind,
+        "position": position or None,
+        "person": person or None,
+        "team": (
+            {"code": team_code, "name": team_name, "name_ja": team_name_ja} if team_code else None
+        ),
+        "shoot": shoot,
+        "keep": keep,
+        "defense": defense,
+        "effect": effect or None,
+        "effect_text": effect_texts(effect) if effect else None,
+        "rarity": rarity,
+        "is_sample": bool(is_sample),  # SQLite returns 0/1
+        "status": "sample" if is_sample else "real",
+        "source": source,
+    }
+
+
+class CardRevisionSerializer(serializers.ModelSerializer):
+    proposed_by = serializers.SerializerMethodField()
+    accepted_by = serializers.SerializerMethodField()
+    card = serializers.JSONField(source="data", help_text="The whole card as it became.")
+
+    class Meta:
+        model = CardRevision
+        fields = ["number", "created_at", "proposed_by", "accepted_by", "source", "card"]
+
+    def get_proposed_by(self, obj) -> str | None:
+        return obj.proposed_by.username if obj.proposed_by else None
+
+    def get_accepted_by(self, obj) -> str | None:
+        return obj.accepted_by.username if obj.accepted_by else None
 
 
 class CardSetViewSet(viewsets.ReadOnlyModelViewSet):
@@ -119,16 +209,117 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         self.kwargs["pk"] = self.kwargs["pk"].upper()
         return super().get_object()
 
+    @extend_schema(
+        responses=CardRevisionSerializer(many=True),
+        description="The card's revisions, newest first: who proposed and accepted each "
+        "change, when, the source given, and the whole card as it became.",
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def history(self, request, pk=None):
+        card = self.get_object()
+        return Response(CardRevisionSerializer(card_history(card), many=True).data)
+
     def list(self, request, *args, **kwargs):
-        """Answer from the cache while the catalog is unchanged (catalog/cache.py)."""
-        key = search_cache.search_key(
-            version=search_cache.catalog_version(), parts=["api", request.build_absolute_uri()]
+        """The card list for the browsable API (`card_list` answers JSON clients directly)."""
+        try:
+            body = card_list_body(
+                url=request.build_absolute_uri(), params=request.query_params, user=request.user
+            )
+        except QuerySyntaxError as exc:
+            raise ValidationError({"q": [str(exc)]}) from None
+        except InvalidPage:
+            raise NotFound("Invalid page.") from None
+        return Response(json.loads(body))
+
+
+class InvalidPage(Exception):
+    """A page number that is not a page of the results."""
+
+
+def card_list_data(*, url: str, params, user=None) -> dict:
+    """Return one page of a card search, shaped as DRF's page-number pagination shapes it.
+
+    Rows are read as tuples and turned into the serializer's JSON directly (the same output
+    as CardSerializer, which a test checks): several times cheaper than model instances
+    through the serializer (docs/performance.md). Raise QuerySyntaxError or InvalidPage.
+    """
+    query = params.get("q", "")
+    limit = api_settings.PAGE_SIZE
+    raw_page = params.get("page", "1")
+    if raw_page == "last":
+        total = card_search_page(query=query, offset=0, limit=0, user=user)[1]
+        number = max(1, -(-total // limit))
+    elif raw_page.isdigit() and 1 <= int(raw_page) <= MAX_PAGE:
+        number = int(raw_page)
+    else:
+        raise InvalidPage
+    rows, total = card_search_page(query=query, offset=(number - 1) * limit, limit=limit, user=user)
+    if not rows and number > 1:
+        raise InvalidPage
+    previous = None
+    if number > 1:
+        previous = (
+            remove_query_param(url, "page")
+            if number == 2
+            else replace_query_param(url, "page", number - 1)
         )
-        if mentions_user_terms(request.query_params.get("q", "")):
-            key = None  # results vary by user (catalog/extensions.py): not cached
-        data = search_cache.get(key) if key else None
-        if data is None:
-            data = super().list(request, *args, **kwargs).data
-            if key:
-                search_cache.put(key, data)
-        return Response(data)
+    return {
+        "count": total,
+        "next": replace_query_param(url, "page", number + 1) if number * limit < total else None,
+        "previous": previous,
+        "results": [card_row_json(row) for row in rows],
+    }
+
+
+def card_list_body(*, url: str, params, user=None) -> bytes:
+    """Return the JSON of a card-list page, from the cache while the catalog is unchanged.
+
+    Queries with user-dependent terms (`is:owned`, catalog/extensions.py) are not cached.
+    """
+    if not search_cache.enabled() or mentions_user_terms(params.get("q", "")):
+        return _json(card_list_data(url=url, params=params, user=user))
+    key = search_cache.search_key(version=search_cache.catalog_version(), parts=["api", url])
+    body = search_cache.get(key)
+    if body is None:
+        body = _json(card_list_data(url=url, params=params))
+        search_cache.put(key, body)
+    return body
+
+
+def _json(data) -> bytes:
+    # As DRF's JSONRenderer writes it: compact, UTF-8, no NaN.
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+
+
+_browsable_list = CardViewSet.as_view({"get": "list"})
+
+
+@csrf_exempt
+def card_list(request):
+    """GET /api/cards/ for JSON clients, without DRF's per-request machinery.
+
+    The list is public and read-only, so authentication, permissions and content
+    negotiation have nothing to decide; skipping them is most of what is left of an
+    uncached search's cost after the SQL (docs/performance.md). Browsers (Accept: text/html),
+    `?format=` and other methods get the DRF view, so the browsable API stays.
+    """
+    if (
+        request.method not in ("GET", "HEAD")
+        or "format" in request.GET
+        or "text/html" in request.headers.get("Accept", "")
+        or mentions_user_terms(request.GET.get("q", ""))  # needs DRF's auth (token or session)
+    ):
+        return _browsable_list(request)
+    try:
+        body = card_list_body(url=request.build_absolute_uri(), params=request.GET)
+    except QuerySyntaxError as exc:
+        error = {"message": "Invalid input.", "errors": {"q": [str(exc)]}}
+        return HttpResponse(_json(error), status=400, content_type="application/json")
+    except InvalidPage:
+        return HttpResponse(
+            _json({"message": "Invalid page."}), status=404, content_type="application/json"
+        )
+    response = HttpResponse(body, content_type="application/json")
+    response["Vary"] = "Accept"
+    response["Allow"] = "GET, HEAD, OPTIONS"
+    return response

@@ -8,12 +8,18 @@ catalog changes rarely, so identical queries are answered from the cache until i
 import hashlib
 import uuid
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
 
 from catalog.models import CatalogState
 
 TIMEOUT = 60 * 60
+
+
+def enabled() -> bool:
+    """Return whether search answers are cached (setting SEARCH_CACHE, on by default)."""
+    return getattr(settings, "SEARCH_CACHE", True)
 
 
 def catalog_version() -> str:

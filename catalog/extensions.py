@@ -9,6 +9,8 @@ register theirs in `AppConfig.ready()`.
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.dispatch import Signal
+
 from catalog.models import normalize_text
 
 card_page_sections: list[Callable] = []
@@ -22,6 +24,24 @@ def card_sections(request, card) -> list[dict]:
         if result is not None:
             sections.append(result)
     return sections
+
+
+# Sent inside the transaction that changed cards, with `changes`: a list of CardChange
+# (catalog.importer). decks/ listens and re-validates every deck holding a changed card, so a
+# failure there rolls the card change back too.
+cards_changed = Signal()
+
+# Callables `(card_ids: set[str]) -> set[str]` returning the ids some other app still uses;
+# `import_cards --replace-sample` keeps those sample cards instead of deleting them.
+card_in_use_checks: list[Callable] = []
+
+
+def cards_in_use(card_ids: set[str]) -> set[str]:
+    """Return the ids among `card_ids` that a registered app still uses."""
+    used: set[str] = set()
+    for check in card_in_use_checks:
+        used |= set(check(card_ids))
+    return used
 
 
 # --- search terms that depend on the signed-in user ------------------------------------------

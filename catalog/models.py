@@ -7,16 +7,22 @@ edit cannot store a card the engine would misread.
 
 import unicodedata
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+# Katakana ァ..ヶ (U+30A1..U+30F6) to hiragana ぁ..ゖ: readings match in either script.
+_KATAKANA_TO_HIRAGANA = {code: code - 0x60 for code in range(0x30A1, 0x30F7)}
+
 
 def normalize_text(text: str) -> str:
-    """Return text folded for search: NFKC (full-width → half-width) and case-folded."""
-    return unicodedata.normalize("NFKC", text or "").casefold()
+    """Return text folded for search: NFKC (full-width → half-width, half-width katakana →
+    katakana), case-folded, and katakana folded to hiragana, so `すずき`, `スズキ` and `ｽｽﾞｷ`
+    are one word."""
+    return unicodedata.normalize("NFKC", text or "").casefold().translate(_KATAKANA_TO_HIRAGANA)
 
 
 def short_grams(text: str) -> list[str]:
@@ -123,6 +129,9 @@ class Card(models.Model):
     number = models.PositiveSmallIntegerField()
     name = models.CharField(max_length=100)
     name_ja = models.CharField(max_length=100, blank=True)
+    name_kana = models.CharField(
+        max_length=100, blank=True, help_text="Reading of the Japanese name, in kana (searchable)."
+    )
     kind = models.CharField(max_length=10, choices=Kind.choices)
     position = models.CharField(max_length=2, choices=Position.choices, blank=True)
     person = models.CharField(
@@ -137,6 +146,8 @@ class Card(models.Model):
     effect = models.CharField(max_length=200, blank=True)
     rarity = models.CharField(max_length=10, blank=True)
     is_sample = models.BooleanField(default=False)
+    # Where the card's data came from, as the last accepted contributor gave it.
+    source = models.CharField(max_length=200, blank=True)
     search_text = models.TextField(editable=False, default="")
     search_grams = models.JSONField(editable=False, default=list)
 
@@ -200,8 +211,9 @@ class Card(models.Model):
         return self.name
 
     def refresh_search_fields(self) -> None:
-        """Recompute the denormalised search columns from the names and person."""
-        self.search_text = normalize_text(" ".join([self.name, self.name_ja, self.person]))
+        """Recompute the denormalised search columns from the names, reading and person."""
+        parts = [self.name, self.name_ja, self.person]
+        self.search_text = normalize_text(" ".join(parts + [self.name_kana] * bool(self.name_kana)))
         self.search_grams = short_grams(self.search_text)
 
 
@@ -220,3 +232,152 @@ class CatalogState(models.Model):
 
     def __str__(self) -> str:
         return str(self.version)
+
+
+class CardProposal(models.Model):
+    """A contributor's version of one set number: a new real card, or a correction.
+
+    `data` holds the card in the file format's fields (README "Importing and exporting cards"),
+    already checked by `catalog.importer.validate_card`; it is checked again on accept.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending review")
+        ACCEPTED = "accepted", _("Accepted")
+        REJECTED = "rejected", _("Rejected")
+        CHANGES_REQUESTED = "changes", _("Changes requested")
+
+    proposer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="card_proposals"
+    )
+    card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="proposals")
+    number = models.PositiveSmallIntegerField()
+    card_id = models.CharField(max_length=10, db_index=True)
+    data = models.JSONField()
+    source = models.CharField(_("source"), max_length=200)
+    note = models.TextField(_("note"), blank=True, max_length=2000)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reviewed_card_proposals",
+    )
+    reason = models.TextField(_("reason"), blank=True, max_length=2000)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        permissions = [
+            ("review_proposal", "Can review card proposals (editor)"),
+            ("apply_own_proposal", "Can apply own card proposals at once (trusted editor)"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "accepted", "rejected", "changes"]),
+                name="proposal_known_status",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status__in=["rejected", "changes"]) | ~Q(reason=""),
+                name="proposal_refusal_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="pending") | Q(reviewed_at__isnull=False),
+                name="proposal_review_has_time",
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1) & Q(number__lte=999), name="proposal_number_range"
+            ),
+            models.CheckConstraint(condition=~Q(source=""), name="proposal_has_source"),
+        ]
+        indexes = [models.Index(fields=["status", "card_id"], name="proposal_status_card")]
+
+    def __str__(self) -> str:
+        return f"{self.card_id} by {self.proposer} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:proposal-detail", args=[self.pk])
+
+
+class CardRevision(models.Model):
+    """One accepted state of a card: who proposed it, who accepted it, when, from what source,
+    and the whole card as it became (`data`, in the file format's fields)."""
+
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="revisions")
+    number = models.PositiveIntegerField()
+    proposal = models.OneToOneField(
+        CardProposal, on_delete=models.SET_NULL, null=True, blank=True, related_name="revision"
+    )
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    source = models.CharField(max_length=200, blank=True)
+    data = models.JSONField()
+
+    class Meta:
+        ordering = ["card", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["card", "number"], name="revision_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="revision_number_min"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card_id} r{self.number}"
+
+
+def scan_path(instance, filename: str) -> str:
+    return f"scans/{instance.token}/{filename}"
+
+
+class CardScan(models.Model):
+    """A photo of one side of a card, kept in three sizes made once on upload (EXIF removed).
+
+    It belongs to a proposal until the proposal is accepted, then to the card as well.
+    """
+
+    class Side(models.TextChoices):
+        FRONT = "front", _("Front")
+        BACK = "back", _("Back")
+
+    token = models.CharField(max_length=32, unique=True)
+    proposal = models.ForeignKey(
+        CardProposal, on_delete=models.CASCADE, null=True, blank=True, related_name="scans"
+    )
+    card = models.ForeignKey(
+        Card, on_delete=models.SET_NULL, null=True, blank=True, related_name="scans"
+    )
+    side = models.CharField(max_length=5, choices=Side.choices)
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    thumbnail = models.ImageField(upload_to=scan_path, width_field=None, max_length=200)
+    normal = models.ImageField(upload_to=scan_path, max_length=200)
+    large = models.ImageField(upload_to=scan_path, max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(side__in=["front", "back"]), name="scan_known_side"),
+            models.CheckConstraint(
+                condition=Q(proposal__isnull=False) | Q(card__isnull=False),
+                name="scan_belongs_somewhere",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.side} scan {self.token}"

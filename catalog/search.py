@@ -13,7 +13,7 @@ like its ASCII twin.
 import difflib
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db import connection
 from django.db.models import F, Q
@@ -306,13 +306,14 @@ FIELD_ALIASES = {
     "is": "is",
     "not": "not",
     "name": "name",
+    "id": "id",
     "order": "order",
     "direction": "direction",
     "dir": "direction",
 }
 KNOWN_FIELDS = (
     "set, kind, pos, team, person, rarity, effect, shoot, keep, def, number, year, "
-    "is, not, name, order, direction"
+    "is, not, name, id, order, direction"
 )
 
 KINDS = {
@@ -327,7 +328,7 @@ KINDS = {
 }
 POSITIONS = ("FW", "MF", "DF", "GK")
 RARITIES = ("C", "U", "R", "SR")  # lowest to highest, as the card pool uses them
-IS_VALUES = {"sample": None, **KINDS}
+IS_VALUES = {"sample": None, "pending": None, **KINDS}
 
 STAT_FIELDS = {"shoot": "shoot", "keep": "keep", "def": "defense", "defense": "defense"}
 NUMBER_COLUMNS = {
@@ -357,11 +358,29 @@ KNOWN_ORDERS = "name, id, number, set, shoot, keep, defense, team, kind"
 DIRECTIONS = {"asc": False, "ascending": False, "desc": True, "descending": True}
 
 _DIGITS = re.compile(r"[0-9]+")
+# A card id as people type it: `BS-014`, `bs-14`, `２ＮＤ－３` (after NFKC folding).
+_CARD_ID = re.compile(r"(?P<set>[0-9a-z]{2,4})-(?P<number>[0-9]{1,3})", re.IGNORECASE)
+
+
+def card_id_of(text: str) -> str | None:
+    """Return the canonical card id (`BS-014`) a word spells, or None."""
+    folded = unicodedata.normalize("NFKC", text).strip().replace("−", "-").replace("‐", "-")
+    match = _CARD_ID.fullmatch(folded)
+    if match is None or int(match["number"]) == 0:
+        return None
+    return f"{match['set'].upper()}-{int(match['number']):03d}"
 
 
 def _fold_accents(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", normalize_text(text))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def pending_proposal_card_ids():
+    """Return a subquery of the card ids with a proposal pending review (`is:pending`)."""
+    from catalog.models import CardProposal
+
+    return CardProposal.objects.filter(status=CardProposal.Status.PENDING).values("card_id")
 
 
 def _did_you_mean(word: str, choices) -> str:
@@ -503,6 +522,9 @@ class _Parser:
 
     def word(self, value: str, token: Token) -> Match:
         self.count_term(token)
+        card_id = None if token.quoted else card_id_of(value)
+        if card_id is not None:
+            return Match(Q(id=card_id), f"card is {card_id}", f"card is not {card_id}")
         phrase = _phrase(value)
         if not phrase:
             raise QuerySyntaxError("Nothing to search for inside the quotes", token.position)
@@ -612,7 +634,8 @@ class _Parser:
 
     def team_term(self, token: Token) -> Match:
         self.count_term(token)
-        value = _phrase(token.value)
+        # Team names are stored as written (katakana stays katakana): fold width and case only.
+        value = " ".join(unicodedata.normalize("NFKC", token.value).casefold().split())
         # A subquery on the small team table, not an OR across the card–team join, so the
         # planner can filter cards by team id (docs/performance.md).
         teams = Team.objects.filter(
@@ -647,7 +670,19 @@ class _Parser:
         )
 
     def name_term(self, token: Token) -> Match:
-        return self.word(token.value, token)
+        return self.word(token.value, replace(token, quoted=True))
+
+    def id_term(self, token: Token) -> Match:
+        self.count_term(token)
+        ids = []
+        for item, position in _items(token):
+            card_id = card_id_of(item)
+            if card_id is None:
+                raise QuerySyntaxError(
+                    f'"{item}" is not a card id', position, "write <set>-<number>, e.g. BS-014"
+                )
+            ids.append(card_id)
+        return self._choice("id", "card", ids)
 
     def is_term(self, token: Token) -> Match:
         self.count_term(token)
@@ -656,12 +691,20 @@ class _Parser:
             term = extensions.user_search_terms[value]
             match = Match(term.is_q(self.user), term.text, term.negated_text)
         elif value not in IS_VALUES:
-            hint = _did_you_mean(value, IS_VALUES) + "known: sample, player, goalkeeper, event"
+            hint = _did_you_mean(value, IS_VALUES) + (
+                "known: sample, pending, player, goalkeeper, event"
+            )
             raise QuerySyntaxError(
                 f'Unknown value "{token.value}" for "{token.field}"', token.value_position, hint
             )
         elif value == "sample":
             match = Match(Q(is_sample=True), "is a sample card", "is not a sample card")
+        elif value == "pending":
+            match = Match(
+                Q(id__in=pending_proposal_card_ids()),
+                "has a proposal pending review",
+                "has no proposal pending review",
+            )
         else:
             match = self._choice("kind", "kind", [KINDS[value]])
         if FIELD_ALIASES[token.field] == "not":

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from catalog import views
+from catalog import contrib_views, views
 
 app_name = "catalog"
 urlpatterns = [
@@ -8,5 +8,12 @@ urlpatterns = [
     path("sets/<str:code>/", views.set_detail, name="set-detail"),
     path("cards/", views.search, name="search"),
     path("cards/bulk.json", views.bulk_data, name="bulk-data"),
+    path("cards/<str:card_id>/face.svg", views.card_face, name="card-face"),
+    path("cards/propose/", contrib_views.propose, name="propose"),
+    path("cards/<str:card_id>/history/", contrib_views.card_history, name="card-history"),
+    path("proposals/<int:pk>/", contrib_views.proposal_detail, name="proposal-detail"),
+    path("proposals/<int:pk>/edit/", contrib_views.proposal_edit, name="proposal-edit"),
+    path("proposals/<int:pk>/review/", contrib_views.proposal_review, name="proposal-review"),
+    path("review/", contrib_views.review_queue, name="review-queue"),
     path("cards/<str:card_id>/", views.card_detail, name="card-detail"),
 ]

@@ -9,13 +9,19 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
+from catalog import cache as catalog_cache
+from catalog.contribution_selectors import set_checklist_context, sets_progress
 from catalog.extensions import card_sections
+from catalog.faces import cached_face, card_face_cached
 from catalog.importer import export_rows
 from catalog.models import Card, CardSet, Team
 from catalog.search import QuerySyntaxError
 from catalog.selectors import card_filter_form_to_query, card_search
 
 PAGE_SIZE = 60
+CARD_VIEWS = ("table", "grid")
+CARD_VIEW_COOKIE = "card_view"
+CARD_VIEW_MAX_AGE = 365 * 24 * 60 * 60
 SORT_CHOICES = [
     ("name", _("Name")),
     ("shoot", _("Shoot")),
@@ -23,6 +29,34 @@ SORT_CHOICES = [
     ("defense", _("Defense")),
     ("team", _("Team")),
 ]
+
+
+def _card_view(request) -> tuple[str, bool]:
+    """Return the card list view to show (table or grid) and whether the user just chose it.
+
+    A choice (`?view=grid`) is remembered in a cookie, so it holds for the user's next
+    searches and set pages, signed in or not.
+    """
+    chosen = request.GET.get("view")
+    if chosen in CARD_VIEWS:
+        return chosen, True
+    stored = request.COOKIES.get(CARD_VIEW_COOKIE)
+    return (stored if stored in CARD_VIEWS else "table"), False
+
+
+def _view_params(request) -> str:
+    params = request.GET.copy()
+    params.pop("view", None)
+    params.pop("page", None)
+    return params.urlencode()
+
+
+def _remember_view(response, view: str, chosen: bool):
+    if chosen:
+        response.set_cookie(
+            CARD_VIEW_COOKIE, view, max_age=CARD_VIEW_MAX_AGE, samesite="Lax", httponly=True
+        )
+    return response
 
 
 @require_GET
@@ -37,17 +71,28 @@ def home(request):
         "sample": Card.objects.filter(is_sample=True).count(),
         "teams": Team.objects.count(),
     }
-    return render(request, "catalog/home.html", {"sets": sets, "stats": stats})
+    context = {"sets": sets, "stats": stats, "progress": sets_progress()}
+    return render(request, "catalog/home.html", context)
 
 
 @require_GET
 def set_detail(request, code):
     card_set = get_object_or_404(CardSet.objects.prefetch_related("products"), code=code.upper())
     cards = card_set.cards.select_related("team").order_by("number")
-    counts = {row["kind"]: row["n"] for row in cards.values("kind").annotate(n=Count("id"))}
-    return render(
-        request, "catalog/set_detail.html", {"set": card_set, "cards": cards, "counts": counts}
-    )
+    # order_by() clears the number ordering, which would otherwise join the GROUP BY and count
+    # every card alone (the page showed 1 / 1 / 1).
+    kinds = cards.order_by().values("kind").annotate(n=Count("id"))
+    counts = {row["kind"]: row["n"] for row in kinds}
+    view, chosen = _card_view(request)
+    context = {
+        "set": card_set,
+        "cards": cards,
+        "counts": counts,
+        "card_view": view,
+        "view_params": _view_params(request),
+        **set_checklist_context(card_set),
+    }
+    return _remember_view(render(request, "catalog/set_detail.html", context), view, chosen)
 
 
 @require_GET
@@ -63,7 +108,10 @@ def search(request):
             error = str(exc)
     params = request.GET.copy()
     params.pop("page", None)
+    view, chosen = _card_view(request)
     context = {
+        "card_view": view,
+        "view_params": _view_params(request),
         "query": form_query,
         "error": error,
         "page": page,
@@ -76,7 +124,8 @@ def search(request):
     template = (
         "catalog/_results.html" if request.headers.get("HX-Request") else "catalog/search.html"
     )
-    return render(request, template, context, status=400 if error else 200)
+    response = render(request, template, context, status=400 if error else 200)
+    return _remember_view(response, view, chosen)
 
 
 @require_GET
@@ -92,6 +141,30 @@ def card_detail(request, card_id):
     sections = card_sections(request, card)
     context = {"card": card, "same_person": same_person, "extra_sections": sections}
     return render(request, "catalog/card_detail.html", context)
+
+
+@require_GET
+def card_face(request, card_id):
+    """Return the card's generated face (SVG), cached under the catalog version.
+
+    Pages link to it with `?v=<version>`; such a URL never changes meaning, so browsers may
+    keep it for a year. Without the right version it is cached only briefly.
+    """
+    card_id = card_id.upper()
+    version = catalog_cache.catalog_version()
+    svg = cached_face(version=version, card_id=card_id)
+    if svg is None:
+        card = get_object_or_404(Card.objects.select_related("card_set", "team"), id=card_id)
+        svg = card_face_cached(card, version=version)
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    if request.GET.get("v") == version:
+        response["Cache-Control"] = "public, max-age=31536000, immutable"
+    else:
+        response["Cache-Control"] = "public, max-age=300"
+    response["ETag"] = f'"{version}-{card_id}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return response
 
 
 @require_GET

@@ -6,6 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import include, path, reverse
 from django.views.decorators.http import require_GET
 
+from catalog.contribution_selectors import proposals_of
 from decks.forms import SignUpForm
 from decks.selectors import user_decks
 
@@ -25,10 +26,13 @@ def signup(request):
 def profile(request, username):
     owner = get_object_or_404(get_user_model(), username=username, is_active=True)
     decks = user_decks(owner=owner, viewer=request.user)
+    is_me = request.user == owner
+    # A user's card proposals (and the reviewers' reasons) are shown to that user alone.
+    my_proposals = list(proposals_of(owner)[:50]) if is_me else []
     return render(
         request,
         "decks/profile.html",
-        {"owner": owner, "decks": decks, "is_me": request.user == owner},
+        {"owner": owner, "decks": decks, "is_me": is_me, "my_proposals": my_proposals},
     )
 
 

@@ -37,13 +37,13 @@ class Deck(models.Model):
         _("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE
     )
     slug = models.SlugField(max_length=64, unique=True, default=new_share_slug, editable=False)
-    # A removed catalog card leaves the deck without it (and illegal) rather than blocking the
-    # catalog's own imports; the versions keep the card ids as they were.
+    # A card a deck holds cannot be deleted (PROTECT): no path may empty a user's deck behind
+    # their back. A sample card becoming real is changed in place and re-validates the deck.
     goalkeeper = models.ForeignKey(
-        Card, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Card, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     pk_goalkeeper = models.ForeignKey(
-        Card, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Card, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     copied_from = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="copies"
@@ -81,7 +81,7 @@ class DeckEntry(models.Model):
         BENCH = "bench", _("Bench")
 
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="entries")
-    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="deck_entries")
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="deck_entries")
     zone = models.CharField(max_length=5, choices=Zone.choices)
     quantity = models.PositiveSmallIntegerField()
 
@@ -116,6 +116,8 @@ class DeckVersion(models.Model):
     summary = models.CharField(max_length=500, blank=True)
     content = models.JSONField()
     is_legal = models.BooleanField()
+    # Made by the catalog changing a card the deck holds, not by an edit of the deck.
+    catalog_change = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["deck", "-number"]

@@ -195,6 +195,9 @@ def deck_detail(request, slug):
         "opening_hand": odds.OPENING_HAND,
         "version": deck.versions.order_by("-number").first(),
     }
+    # The owner is told when the newest version was made by a catalog change (sample → real).
+    latest = context["version"]
+    context["catalog_notice"] = latest if latest is not None and latest.catalog_change else None
     return render(request, "decks/detail.html", context)
 
 

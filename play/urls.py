@@ -1,5 +1,6 @@
 from django.urls import path
 
+from play.lab import play_views as td_play_views
 from play.lab import views as lab_views
 from play.replays import views as replay_views
 from play.simulations import views as batch_views
@@ -34,6 +35,12 @@ urlpatterns = [
     path("play/<int:game_id>/restart/", solo_views.solo_restart_view, name="solo-restart"),
     path("play/<int:game_id>/autoplay/", solo_views.solo_autoplay_view, name="solo-autoplay"),
     path("lab/touchdown/", lab_views.lab, name="lab"),
+    # Touchdown Heroes by hand and its replay (issue #14)
+    path("lab/touchdown/play/", td_play_views.td_play, name="td-play"),
+    path("lab/touchdown/play/act/", td_play_views.td_play_act, name="td-play-act"),
+    path("lab/touchdown/play/quit/", td_play_views.td_play_quit, name="td-play-quit"),
+    path("lab/touchdown/play/replay/", td_play_views.td_play_replay, name="td-play-replay"),
+    path("lab/touchdown/replays/<str:token>/", td_play_views.td_log_replay, name="td-log-replay"),
     path("replays/upload/", replay_views.replay_upload, name="replay-upload"),
     path("replays/<str:token>/", replay_views.replay, name="replay"),
 ]

@@ -18,6 +18,15 @@ SHIPPED_EFFECTS = ("none", "example")
 TEAMS = ("eagles", "bears")
 
 
+# The kick-off and reading options of play.touchdown.Options a variant may set (defaults: the
+# draft); checked by Options itself, so the lab and the engine never disagree.
+KICK_OPTIONS = {
+    name: value
+    for name, value in Options().variant().items()
+    if name not in ("onside_rolls", "kickoffs")
+}
+
+
 class VariantError(FieldErrors):
     """A variant that cannot be played; `errors` maps each field to its messages."""
 
@@ -49,6 +58,15 @@ def clean_variant(data: dict, *, prefix: str = "") -> dict:
         except ValueError as exc:
             problems = getattr(exc, "problems", None) or [str(exc)]
             errors[prefix + "effects"] = [str(p) for p in problems]
+    kick_options = {}
+    for name, default in KICK_OPTIONS.items():  # issue #14: every kick-off parameter
+        value = data.get(name, default)
+        try:
+            Options(**{name: value})
+        except ValueError as exc:
+            errors[prefix + name] = [str(exc)]
+        else:
+            kick_options[name] = value
     if errors:
         raise VariantError(errors)
     variant = {
@@ -57,6 +75,7 @@ def clean_variant(data: dict, *, prefix: str = "") -> dict:
         "kickoffs": kickoffs,
         "policy": policy,
         "effects": effects,
+        **kick_options,
     }
     variant["label"] = label or describe(variant)
     return variant
@@ -69,6 +88,9 @@ def describe(variant: dict) -> str:
     parts = ["normal kick-offs only" if variant["kickoffs"] == "normal_only" else onside]
     if variant["minimum_kick"]:
         parts.append("minimum kick")
+    for name, default in KICK_OPTIONS.items():
+        if variant.get(name, default) != default:
+            parts.append(f"{name}={variant[name]}")
     effects = variant["effects"]
     parts.append(f"effects: {effects if isinstance(effects, str) else 'custom'}")
     parts.append(variant["policy"])
@@ -81,6 +103,7 @@ def variant_options(variant: dict) -> Options:
         minimum_kick=variant["minimum_kick"],
         kickoffs=variant["kickoffs"],
         effects=variant["effects"],
+        **{name: variant.get(name, default) for name, default in KICK_OPTIONS.items()},
     )
 
 

@@ -9,6 +9,7 @@ import json
 
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -26,6 +27,10 @@ def replay(request, token):
     match_log = match_log_for_viewer(
         token=token, user=request.user, batch_token=request.GET.get("batch", "")
     )
+    if match_log.log.get("format") == "touchdown-heroes-log":
+        url = reverse("play:td-log-replay", args=[token])
+        batch = request.GET.get("batch", "")
+        return redirect(f"{url}?batch={batch}" if batch else url)
     context = presenters.replay_context(match_log.log, match_log=match_log, title=match_log.title)
     context["batch_token"] = request.GET.get("batch", "")
     return render(request, "play/replay_view.html", context)

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from decks.models import Deck
 from play import errors as field_errors
-from play.models import MatchLog, SimulationBatch, SimulationChunk, match_log_title
+from play.models import MatchLog, SimulationBatch, SimulationChunk
 from play.simulations import core as simulation
 from play.simulations import kinds
 from play.simulations.selectors import batch_results
@@ -188,7 +188,7 @@ def chunk_run(*, batch_id: int, index: int) -> bool:
                     MatchLog(
                         owner_id=batch.owner_id,
                         source=MatchLog.Source.BATCH,
-                        title=match_log_title(match_log),
+                        title=kind.log_title(match_log),
                         batch_id=batch_id,
                         chunk_index=index,
                         sample_number=number,

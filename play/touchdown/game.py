@@ -42,10 +42,8 @@ from play.touchdown.options import (
     DEFAULT_OPTIONS,
     FIELD_SQUARES,
     KICK_POINTS,
+    LOG_VERSION,
     LONG_TOUCHDOWN_POINTS,
-    MINIMUM_KICK_BALL,
-    NORMAL_KICK_BALL,
-    RANDOM_KICK_BASE,
     SERIES_CARDS,
     TOUCHDOWN_POINTS,
     TURNOVER_SUM,
@@ -99,6 +97,11 @@ class GameStats:
     interceptions: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TEAMS, 0))
     skills: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TEAMS, 0))
     tricks: list[int] = field(default_factory=lambda: [0, 0])
+    # per kick-off, in order: (half, the kicker's cards in hand, the kicking team's score,
+    # the other team's), and each half's final score (eagles, bears)
+    kickoff_states: list[tuple[int, int, int, int]] = field(default_factory=list)
+    half_scores: list[tuple[int, int]] = field(default_factory=list)
+    unfinished_tricks: int = 0  # halves that ended with a started trick thrown away
 
 
 class Game:
@@ -339,7 +342,7 @@ class Game:
 
     def can_use_skill(self, seat: int) -> bool:
         """Return whether the seat may use its hero's skill now (TD-COMP-2)."""
-        if seat != self.actor or not self.hero_up[seat]:
+        if seat != self.actor or not self.hero_up[seat] or self._play == "kick":
             return False
         skill = self.heroes[seat].skill
         return skill is not None and _SKILL_WHEN.get(self.decision) == skill.when
@@ -359,6 +362,11 @@ class Game:
             ):
                 self.history.append(action)
                 return self._follow(seat, card)
+        elif kind is Lead and self.decision == LEAD and action.seat == self.actor:
+            card = CARDS.get(action.card_id)  # the next most common case, checked here too
+            if card in self.hands[action.seat] and action.play in PLAYS:
+                self.history.append(action)
+                return self._lead(action.seat, card, action.play)
         problem = self._why_illegal(action)
         if problem is not None:
             raise IllegalAction(problem)
@@ -446,6 +454,7 @@ class Game:
                 bits[card.suit] |= 1 << (card.number - 1)
         self.pile = pile
         self.shown = [(), (), (), ()]
+        self._shown_cards: list[tuple[Card, ...]] = [(), (), (), ()]
         self._shown_bits = [dict.fromkeys(SUIT_LETTERS, 0) for _ in SEATS]
         if self._events is not None:
             self._log(
@@ -462,6 +471,7 @@ class Game:
 
     def _show(self, seat: int, card_ids: tuple[str, ...]) -> None:
         self.shown[seat] = card_ids
+        self._shown_cards[seat] = tuple(CARDS[card_id] for card_id in card_ids)
         bits = dict.fromkeys(SUIT_LETTERS, 0)
         for card_id in card_ids:
             card = CARDS[card_id]
@@ -492,7 +502,7 @@ class Game:
         """TD-KICK-1: the defense kicks; HOUSE: the defense seat left of the lead declares."""
         if not any(self.hands):  # HOUSE: nobody could play after it
             return self._end_half(None)
-        self._kick_minimum = MINIMUM_KICK_BALL if self.options.minimum_kick else 0
+        self._kick_minimum = self.options.kick_floor
         self.ball = None
         kicker = (self.lead + 1) & 3
         if self.options.kickoffs == "normal_only":
@@ -505,21 +515,34 @@ class Game:
         team = TEAM_OF[kicker]
         stats = self.stats
         stats.kickoffs[team][kind] += 1
+        score = self.score
+        stats.kickoff_states.append(
+            (self.half, len(self.hands[kicker]), score[team], score[OTHER_TEAM[team]])
+        )
+        options = self.options
+        ability = options.kickoff_kick_ability
+        kick = self.heroes[kicker].kick if ability != "none" else 0
         roll = None
         onside = False
         if kind == "normal":
-            ball = NORMAL_KICK_BALL  # TD-KICK-1
+            ball = options.normal_kick_ball  # TD-KICK-1 (8 in the draft)
+            if ability == "both":
+                ball = min(ball + kick, FIELD_SQUARES)
+            else:
+                kick = 0
         else:
             roll = self._chance.roll()
             stats.onside_attempts[team] += 1
-            if roll <= self.options.onside_rolls:  # TD-KICK-1: onside
+            if roll <= options.onside_rolls:  # TD-KICK-1: onside (HOUSE: on the roll alone)
                 onside = True
+                kick = 0
                 stats.onside_successes[team] += 1
                 self.offense = team
                 self.lead = kicker  # the lead moves to its left neighbour, the kicker
-                ball = TURNOVER_SUM - (RANDOM_KICK_BASE + roll)  # HOUSE: 7 on a roll of 1
+                ball = options.onside_ball_after(roll)  # HOUSE: 11 - (3 + 1) = 7 in the draft
             else:
-                ball = max(RANDOM_KICK_BASE + roll, self._kick_minimum)
+                ball = options.random_kick_base + roll + kick  # TD-KICK-1: 3 + roll
+                ball = min(max(ball, self._kick_minimum), FIELD_SQUARES)
             stats.random_kickoffs.append((team, onside))
         stats.kickoff_sequence.append((team, kind, onside))
         self.ball = ball
@@ -534,6 +557,7 @@ class Game:
                     "choice": kind,
                     "roll": roll,
                     "minimum": self._kick_minimum or None,
+                    "kick": kick,
                     "onside": onside,
                     "offense": self.offense,
                     "lead": self.lead,
@@ -592,8 +616,8 @@ class Game:
                     "series": self.series,
                 }
             )
-        if play == "kick":
-            return self._kick_play(seat, card)
+        if play == "kick" and self.options.kick_play_hand == "lead_only":
+            return self._kick_play(seat, card)  # HOUSE: only the lead spends a card
         self._play = play  # TD-PLAY-1
         self._led_suit = self._suit_override or card.suit
         self._t_seats.append(seat)
@@ -605,6 +629,8 @@ class Game:
 
     def _next_follower(self) -> None:
         if len(self._t_seats) == 4:
+            if self._play == "kick":  # option every_player: each has spent a card
+                return self._kick_play(self._t_seats[0], self._t_cards[0])
             return self._judge()
         seat = (self.actor + 1) & 3  # clockwise
         if not self.hands[seat]:
@@ -617,7 +643,8 @@ class Game:
         bit = ~(1 << (card.number - 1))
         self.unplayed[card.suit] &= bit
         self._bits[seat][card.suit] &= bit
-        follows = card.suit == self._led_suit  # TD-PLAY-4: against the suit led now
+        # TD-PLAY-4: against the suit led now; a kick play's other cards never follow
+        follows = card.suit == self._led_suit and self._play != "kick"
         self._t_seats.append(seat)
         self._t_cards.append(card)
         self._t_follows.append(follows)
@@ -631,7 +658,8 @@ class Game:
         if self._events is not None:
             self._log({"type": "follow", "seat": seat, "card": card.id, "follows": follows})
         steps = self._playbook[card.number]
-        if follows or not steps:  # TD-PLAY-2/3: a card that does not follow applies its effect
+        if follows or not steps or self._play == "kick":
+            # TD-PLAY-2/3: a card that does not follow applies its effect (not in a kick play)
             return self._next_follower()
         if self._events is not None:
             self._log(
@@ -672,58 +700,79 @@ class Game:
         pending = self._pending
         while pending:
             step = pending.pop(0)
-            kind = step.kind
-            if kind == "advance":
-                squares = step.params[0][1]
-                self._bonus += squares if TEAM_OF[seat] == self.offense else -squares
-            elif kind == "hold":
-                self._hold = True
-            elif kind == "win_rule":
-                self._highest = step.params[0][1] == "highest"
-                self._leader = None
-            elif kind == "force_failure":
-                self._force_failure = True
-            elif kind == "intercept":
-                self._intercept = True
-            elif kind == "kick_minimum":
-                self._kick_minimum = max(self._kick_minimum, step.params[0][1])
-            elif kind == "hero_up":
-                whose = step.params[0][1]
-                user = self._skill_user  # HOUSE: a skill never turns its own hero face up
-                if whose == "choose":
-                    targets = tuple(s for s in SEATS if not self.hero_up[s] and s != user)
-                    if targets:
-                        return self._ask(CHOOSE_HERO, step, targets)
-                else:
-                    target = seat if whose == "own" else (seat + 2) & 3
-                    if target != user:
-                        self.hero_up[target] = True
-            elif kind == "change_suit":
-                to = step.params[0][1]
-                if to == "choose":
-                    return self._ask(CHOOSE_SUIT, step, SUIT_LETTERS)
-                self._set_suit(self._source.suit if to == "this_card" else to)
-            elif kind == "card_value":
-                value, target = step.params[0][1], step.params[1][1]
-                if target == "this_card":
-                    self._values[self._source.id] = value
-                    self._leader = None
-                elif self._t_cards:
-                    return self._ask(CHOOSE_CARD, step, tuple(c.id for c in self._t_cards))
-            elif kind == "cancel_card":
-                targets = tuple(
-                    card.id
-                    for card, follows in zip(self._t_cards[1:], self._t_follows[1:], strict=True)
-                    if follows and card.id not in self._cancelled
-                )
-                if targets:
-                    return self._ask(CHOOSE_CARD, step, targets)
+            if _STEP_HANDLERS[step.kind](self, seat, step):
+                return None  # the step asks a choice; `_chosen` resumes here
         self._finish_effect()
 
-    def _ask(self, decision: str, step: Step, targets: tuple) -> None:
+    # One handler per step kind (effects.STEP_KINDS); each reads its parameters by name and
+    # returns True when it stopped to ask the player a choice.
+
+    def _step_advance(self, seat: int, step: Step) -> bool:
+        squares = step.get("squares")
+        self._bonus += squares if TEAM_OF[seat] == self.offense else -squares
+        return False
+
+    def _step_hold(self, seat: int, step: Step) -> bool:
+        self._hold = True
+        return False
+
+    def _step_win_rule(self, seat: int, step: Step) -> bool:
+        self._highest = step.get("rule") == "highest"
+        self._leader = None
+        return False
+
+    def _step_force_failure(self, seat: int, step: Step) -> bool:
+        self._force_failure = True
+        return False
+
+    def _step_intercept(self, seat: int, step: Step) -> bool:
+        self._intercept = True
+        return False
+
+    def _step_kick_minimum(self, seat: int, step: Step) -> bool:
+        self._kick_minimum = max(self._kick_minimum, step.get("ball"))
+        return False
+
+    def _step_hero_up(self, seat: int, step: Step) -> bool:
+        whose = step.get("whose")
+        user = self._skill_user  # HOUSE: a skill never turns its own hero face up
+        if whose == "choose":
+            targets = tuple(s for s in SEATS if not self.hero_up[s] and s != user)
+            return bool(targets) and self._ask(CHOOSE_HERO, step, targets)
+        target = seat if whose == "own" else (seat + 2) & 3
+        if target != user:
+            self.hero_up[target] = True
+        return False
+
+    def _step_change_suit(self, seat: int, step: Step) -> bool:
+        to = step.get("to")
+        if to == "choose":
+            return self._ask(CHOOSE_SUIT, step, SUIT_LETTERS)
+        self._set_suit(self._source.suit if to == "this_card" else to)
+        return False
+
+    def _step_card_value(self, seat: int, step: Step) -> bool:
+        if step.get("target") == "this_card":
+            self._values[self._source.id] = step.get("value")
+            self._leader = None
+            return False
+        if self._t_cards:
+            return self._ask(CHOOSE_CARD, step, tuple(c.id for c in self._t_cards))
+        return False
+
+    def _step_cancel_card(self, seat: int, step: Step) -> bool:
+        targets = tuple(
+            card.id
+            for card, follows in zip(self._t_cards[1:], self._t_follows[1:], strict=True)
+            if follows and card.id not in self._cancelled
+        )
+        return bool(targets) and self._ask(CHOOSE_CARD, step, targets)
+
+    def _ask(self, decision: str, step: Step, targets: tuple) -> bool:
         self._pending.insert(0, step)
         self._targets = targets
         self.decision = decision
+        return True
 
     def _chosen(self, value: object) -> None:
         seat = self.actor
@@ -734,7 +783,7 @@ class Game:
         elif kind == "change_suit":
             self._set_suit(value)
         elif kind == "card_value":
-            self._values[value] = step.params[0][1]
+            self._values[value] = step.get("value")
         else:
             self._cancelled.add(value)
         self._leader = None
@@ -746,6 +795,10 @@ class Game:
     def _set_suit(self, suit: str) -> None:
         if self._t_cards:
             self._led_suit = suit  # TD-PLAY-4
+            if self.options.suit_change_judges == "every_card":  # TD-PLAY-4, the other reading
+                cards = self._t_cards
+                self._t_follows = [True] + [card.suit == suit for card in cards[1:]]
+                self._leader = None
         else:
             self._suit_override = suit  # used before the lead: the lead's card will not set it
 
@@ -896,6 +949,9 @@ class Game:
             team, start = self._drive
             self.stats.drives.append((team, start, self.score[team] - self._drive_base, "half_end"))
             self._begin_drive(None)
+        if self._t_seats:
+            self.stats.unfinished_tricks += 1
+        self.stats.half_scores.append((self.score[TEAMS[0]], self.score[TEAMS[1]]))
         if self._events is not None:
             self._log(
                 {
@@ -935,7 +991,7 @@ class Game:
 
         return {
             "format": "touchdown-heroes-log",
-            "version": 1,
+            "version": LOG_VERSION,
             "seed": self.seed,
             "rules": rules_object(self.options),
             "seats": [{"team": TEAM_OF[s], "policy": self.policies[s]} for s in SEATS],
@@ -943,3 +999,17 @@ class Game:
             "events": list(self._events),
             "result": dict(self.result) if self.result else None,
         }
+
+
+_STEP_HANDLERS = {
+    "advance": Game._step_advance,
+    "hold": Game._step_hold,
+    "win_rule": Game._step_win_rule,
+    "force_failure": Game._step_force_failure,
+    "intercept": Game._step_intercept,
+    "kick_minimum": Game._step_kick_minimum,
+    "hero_up": Game._step_hero_up,
+    "change_suit": Game._step_change_suit,
+    "card_value": Game._step_card_value,
+    "cancel_card": Game._step_cancel_card,
+}

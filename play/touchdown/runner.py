@@ -51,6 +51,11 @@ class GameOutcome:
     tricks: int
     tricks_by_half: tuple[int, int]
     seed: int
+    unfinished_tricks: int = 0  # halves that ended with a started trick thrown away
+    # per kick-off (as kickoff_sequence): (half, kicker's cards in hand, kicking team's score,
+    # the other team's score) when it was taken
+    kickoff_states: tuple[tuple[int, int, int, int], ...] = ()
+    half_scores: tuple[tuple[int, int], ...] = ()  # (eagles, bears) at the end of each half
     log: dict | None = None
 
     def to_dict(self) -> dict:
@@ -63,6 +68,8 @@ class GameOutcome:
             "kickoff_sequence",
             "drives",
             "tricks_by_half",
+            "kickoff_states",
+            "half_scores",
         ):
             data[key] = [list(item) if isinstance(item, tuple) else item for item in data[key]]
         return data
@@ -134,6 +141,9 @@ def outcome_of(game: Game) -> GameOutcome:
         tricks=sum(stats.tricks),
         tricks_by_half=(stats.tricks[0], stats.tricks[1]),
         seed=game.seed,
+        unfinished_tricks=stats.unfinished_tricks,
+        kickoff_states=tuple(stats.kickoff_states),
+        half_scores=tuple(stats.half_scores),
         log=game.to_log() if game.event_count else None,
     )
 

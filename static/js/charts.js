@@ -12,6 +12,34 @@
     });
     return keys;
   }
+  // Draws each bar's 95% interval (dataset.intervals: [[low, high] | null, ...], in the bar's
+  // units) as a vertical line with caps, so a chart that promises intervals shows them.
+  var intervalBars = {
+    id: "intervalBars",
+    afterDatasetsDraw: function (chart) {
+      var ctx = chart.ctx, y = chart.scales.y, drawn = 0;
+      chart.data.datasets.forEach(function (set, i) {
+        if (!set.intervals || !chart.isDatasetVisible(i)) return;
+        chart.getDatasetMeta(i).data.forEach(function (bar, j) {
+          var iv = set.intervals[j];
+          if (!iv || bar.x == null) return;
+          var top = y.getPixelForValue(iv[1]), bottom = y.getPixelForValue(iv[0]);
+          var half = Math.min(8, (bar.width || 12) / 4);
+          ctx.save();
+          ctx.strokeStyle = "#111";
+          ctx.lineWidth = 1.5;
+          ctx.beginPath();
+          ctx.moveTo(bar.x, top); ctx.lineTo(bar.x, bottom);
+          ctx.moveTo(bar.x - half, top); ctx.lineTo(bar.x + half, top);
+          ctx.moveTo(bar.x - half, bottom); ctx.lineTo(bar.x + half, bottom);
+          ctx.stroke();
+          ctx.restore();
+          drawn += 1;
+        });
+      });
+      chart.canvas.dataset.intervals = String(drawn);
+    }
+  };
   function draw() {
     var node = document.getElementById("batch-results");
     if (!node || typeof Chart === "undefined") return;
@@ -53,11 +81,30 @@
               return {
                 label: v.label,
                 data: groups.map(function (g) { var k = v.kicker_wins[g]; return k.n ? k.rate * 100 : null; }),
+                intervals: groups.map(function (g) { var k = v.kicker_wins[g]; return k.n && k.interval ? [k.interval[0] * 100, k.interval[1] * 100] : null; }),
                 backgroundColor: colours[i % colours.length]
               };
             })
           },
-          options: { animation: false, scales: { y: { min: 0, max: 100, title: { display: true, text: "%" } } } }
+          options: { animation: false, scales: { y: { min: 0, max: 100, title: { display: true, text: "%" } } } },
+          plugins: [intervalBars]
+        };
+      } else if (kind === "td-heat") {
+        // a sweep's cells: the random-kicking team's margin a game, with its interval
+        var cells = (results.sweep && results.sweep.cells) || [];
+        config = {
+          type: "bar",
+          data: {
+            labels: cells.map(function (c) { return Object.keys(c.values).map(function (k) { return k + "=" + c.values[k]; }).join(", "); }),
+            datasets: [{
+              label: canvas.dataset.label || "margin",
+              data: cells.map(function (c) { return c.figures.margin.value; }),
+              intervals: cells.map(function (c) { return c.figures.margin.interval; }),
+              backgroundColor: cells.map(function (c) { return c.figures.margin.value >= 0 ? green : amber; })
+            }]
+          },
+          options: { animation: false, plugins: { legend: { display: false } } },
+          plugins: [intervalBars]
         };
       }
       if (config) { canvas.dataset.drawn = "1"; new Chart(canvas, config); }

@@ -3,7 +3,7 @@
 (function () {
   "use strict";
   function init() {
-    var list = document.querySelector(".checklist");
+    var list = document.querySelector(".owned-checklist");
     if (!list) return;
     var errorBox = document.querySelector('[data-role="error"]');
     function update(button, data) {

@@ -10,6 +10,7 @@ CARD_FIELDS = {
     "id",
     "name",
     "name_ja",
+    "name_kana",
     "set",
     "number",
     "kind",
@@ -20,8 +21,11 @@ CARD_FIELDS = {
     "keep",
     "defense",
     "effect",
+    "effect_text",
     "rarity",
     "is_sample",
+    "status",
+    "source",
 }
 
 
@@ -56,6 +60,24 @@ def test_card_list_uses_the_search_syntax(client):
     assert all(c["position"] is None and c["effect"] for c in data["results"])
 
 
+def test_an_event_gives_its_effect_as_clauses_and_in_words_in_both_languages(client):
+    card = client.get("/api/cards/", {"q": "set:BS kind:event"}).json()["results"][0]
+    assert card["effect_text"]["en"].startswith(("Draw", "Your", "Opponent"))
+    assert (
+        "このプレイフェイズ中" in card["effect_text"]["ja"] or "枚引く" in card["effect_text"]["ja"]
+    )
+    player = client.get("/api/cards/", {"q": "kind:player"}).json()["results"][0]
+    assert player["effect"] is None and player["effect_text"] is None
+
+
+def test_the_api_finds_a_card_by_id_and_by_reading(client):
+    assert [c["id"] for c in client.get("/api/cards/", {"q": "bs-14"}).json()["results"]] == [
+        "BS-014"
+    ]
+    data = client.get("/api/cards/", {"q": "ｽｽﾞｷ"}).json()
+    assert data["count"] and all("すずき" in c["name_kana"] for c in data["results"])
+
+
 def test_a_bad_query_is_a_400_naming_the_problem(client):
     response = client.get("/api/cards/", {"q": "shoot>=abc"})
     assert response.status_code == 400
@@ -77,7 +99,41 @@ def test_card_list_query_count_is_constant(client):
             assert client.get("/api/cards/", {"q": page_size_query}).status_code == 200
         return len(ctx.captured_queries)
 
-    assert count("set:CD00") == count("") == count("kind:player")
+    # The page, the catalog version (the cache key) and a COUNT only when the page is full.
+    assert count("") == count("kind:player") == count("pos:MF") == 3
+    assert count("set:CD00 kind:event") == count("id:BS-014") == 2
+
+
+@pytest.mark.parametrize(
+    "query", ["", "kind:event", "team:鹿島 order:-shoot", "ｽｽﾞｷ", "set:JP kind:goalkeeper"]
+)
+def test_the_card_list_shows_cards_exactly_as_the_card_serializer_does(client, query):
+    from catalog.api import CardSerializer
+    from catalog.selectors import card_search
+
+    results = client.get("/api/cards/", {"q": query}).json()["results"]
+    cards = card_search(query=query)[: len(results)]
+    assert results == CardSerializer(cards, many=True).data
+
+
+def test_card_list_pages_count_and_links_like_page_number_pagination(client):
+    first = client.get("/api/cards/", {"q": "kind:player"}).json()
+    total = first["count"]
+    assert first["previous"] is None and "page=2" in first["next"]
+    last_number = -(-total // 50)
+    last = client.get("/api/cards/", {"q": "kind:player", "page": "last"}).json()
+    assert last["count"] == total and last["next"] is None
+    assert len(last["results"]) == total - (last_number - 1) * 50
+    second = client.get("/api/cards/", {"q": "kind:player", "page": 2}).json()
+    assert "page" not in second["previous"].split("?", 1)[1]
+    assert client.get("/api/cards/", {"page": 999}).status_code == 404
+    assert client.get("/api/cards/", {"page": "x"}).status_code == 404
+    assert client.get("/api/cards/", {"q": "zzqx"}).json() == {
+        "count": 0,
+        "next": None,
+        "previous": None,
+        "results": [],
+    }
 
 
 def test_openapi_schema_and_docs_are_served(client):
@@ -99,3 +155,30 @@ def test_a_catalog_change_is_seen_at_once_despite_the_cache(client):
     card.save()
     second = client.get("/api/cards/", {"q": "set:JP kind:goalkeeper"}).json()
     assert second["results"][0]["defense"] == 42
+
+
+def test_with_the_cache_off_a_repeated_search_still_reads_the_live_catalog(client, settings):
+    from catalog.models import Card
+
+    settings.SEARCH_CACHE = False
+    query = {"q": "set:JP kind:goalkeeper"}
+    first = client.get("/api/cards/", query).json()
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get("/api/cards/", query).json() == first
+    assert len(ctx.captured_queries) == 1  # the page; no version, no count for a short page
+    Card.objects.filter(id=first["results"][0]["id"]).update(defense=41)
+    assert client.get("/api/cards/", query).json()["results"][0]["defense"] == 41
+
+
+def test_browsers_get_the_browsable_api_with_the_same_cards(client):
+    html = client.get("/api/cards/", {"q": "id:BS-014"}, HTTP_ACCEPT="text/html")
+    assert html.status_code == 200 and b"BS-014" in html.content
+    assert html["Content-Type"].startswith("text/html")
+    via_drf = client.get("/api/cards/", {"q": "set:CD00", "format": "json"}).json()
+    assert via_drf == client.get("/api/cards/", {"q": "set:CD00"}).json()
+    bad = client.get("/api/cards/", {"q": "shoot>=abc", "format": "json"})
+    assert bad.status_code == 400
+    assert bad.json() == client.get("/api/cards/", {"q": "shoot>=abc"}).json()
+    assert client.get("/api/cards/", {"page": 999, "format": "json"}).json() == {
+        "message": "Invalid page."
+    }

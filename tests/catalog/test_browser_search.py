@@ -37,3 +37,41 @@ def test_searching_in_the_browser_shows_matching_cards(live_server, browser, scr
     box.send_keys("(pos:FW", Keys.ENTER)
     error = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#results .error")))
     assert "column" in error.text
+
+
+def _visible_cells(browser, selector: str) -> int:
+    return browser.execute_script(
+        "return [...document.querySelectorAll(arguments[0])]"
+        ".filter(e => e.offsetParent !== null).length",
+        selector,
+    )
+
+
+def test_on_a_phone_every_header_sits_over_its_column(live_server, browser, screenshot_dir):
+    catalog_load()
+    browser.set_window_size(390, 900)
+    browser.get(live_server.url + "/sets/BS/")
+    headers = _visible_cells(browser, "table.cards thead th")
+    first_row = _visible_cells(browser, "table.cards tbody tr:first-child td")
+    assert headers == first_row == 6  # the Team column is hidden, header and cells alike
+    browser.save_screenshot(os.path.join(screenshot_dir, "set-table-phone.png"))
+
+
+def test_the_grid_of_card_faces_is_remembered_and_the_faces_load(
+    live_server, browser, screenshot_dir
+):
+    catalog_load()
+    browser.get(live_server.url + "/cards/?q=set:BS")
+    browser.find_element(By.LINK_TEXT, "Card faces").click()
+    wait = WebDriverWait(browser, 10)
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".card-grid img.card-face")))
+    browser.get(live_server.url + "/sets/JP/")  # the choice holds on another page
+    faces = browser.find_elements(By.CSS_SELECTOR, ".card-grid img.card-face")
+    assert len(faces) == Card.objects.filter(card_set="JP").count()
+    wait.until(
+        lambda b: b.execute_script(
+            "const i = document.querySelector('.card-grid img'); return i.complete && "
+            "i.naturalWidth > 0"
+        )
+    )
+    browser.save_screenshot(os.path.join(screenshot_dir, "set-grid.png"))

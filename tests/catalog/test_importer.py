@@ -134,6 +134,81 @@ def test_bulk_data_download_is_importable(client, tmp_path):
     path = tmp_path / "bulk.json"
     path.write_bytes(response.content)
     before = export_rows()
-    Card.objects.filter(card_set_id="CD00").delete()
+    Card.objects.filter(card_set_id="JP").delete()  # no deck holds a JP card (PROTECT)
     call_command("import_cards", str(path))
     assert export_rows() == before
+
+
+def _json_file(tmp_path, cards, name="cards.json"):
+    return write(tmp_path, name, json.dumps(cards))
+
+
+GOOD = {"set": "BS", "number": 240, "name": "Real Forward", "kind": "player", "position": "FW"}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"name": "N" * 101}, "item 1, name: is 101 characters long (at most 100)"),
+        ({"rarity": "R" * 11}, "item 1, rarity: is 11 characters long (at most 10)"),
+        ({"name_ja": ["a", "list"]}, "item 1, name_ja: must be text, not a list"),
+        ({"person": {"a": 1}}, "item 1, person: must be text, not an object"),
+        ({"shoot": 7.5}, "item 1, shoot: must be a whole number, not a decimal number"),
+        ({"shoot": "７"}, "item 1, shoot: '７' is not a whole number"),
+        ({"number": "9" * 5000}, "item 1, number: '99999999999999999999…' is not a whole number"),
+        ({"name": "Bad\x00name"}, "item 1, name: contains control characters"),
+        (
+            {"kind": "event", "position": "", "effect": "draw:1000000"},
+            "item 1, effect: amount 1000000 is too large (at most 99)",
+        ),
+    ],
+)
+def test_a_value_the_database_would_cut_or_misread_is_refused_by_field(
+    tmp_path, capsys, change, message
+):
+    path = _json_file(tmp_path, [{**GOOD, **change}])
+    count = Card.objects.count()
+    with pytest.raises(CommandError, match="nothing was imported"):
+        call_command("import_cards", path)
+    assert message in capsys.readouterr().err.replace("line 1", "item 1")
+    assert Card.objects.count() == count
+
+
+def test_a_hundred_character_name_is_still_accepted_whole(tmp_path):
+    call_command("import_cards", _json_file(tmp_path, [{**GOOD, "name": "N" * 100}]))
+    assert Card.objects.get(id="BS-240").name == "N" * 100
+
+
+def test_the_bulk_file_carries_each_cards_status_and_source(tmp_path):
+    call_command("import_cards", _json_file(tmp_path, [GOOD]), "--source", "starter deck booklet")
+    rows = {row["id"]: row for row in export_rows()}
+    assert (rows["BS-240"]["status"], rows["BS-240"]["source"]) == (
+        "real",
+        "starter deck booklet",
+    )
+    assert (rows["BS-001"]["status"], rows["BS-001"]["source"]) == ("sample", "")
+
+
+def test_a_sample_row_cannot_overwrite_a_real_card(tmp_path, capsys):
+    call_command("import_cards", _json_file(tmp_path, [{**GOOD, "number": 12}]))
+    with pytest.raises(CommandError):
+        call_command(
+            "import_cards", _json_file(tmp_path, [{**GOOD, "number": 12, "is_sample": True}])
+        )
+    assert "BS-012 is a real card" in capsys.readouterr().err
+    assert Card.objects.get(id="BS-012").is_sample is False
+
+
+def test_importing_a_real_card_records_a_revision_with_its_source(tmp_path):
+    from catalog.models import CardRevision
+
+    path = _json_file(tmp_path, [{**GOOD, "number": 12, "source": "my own card"}])
+    call_command("import_cards", path)
+    revision = CardRevision.objects.get(card_id="BS-012")
+    assert (revision.number, revision.source, revision.data["name"]) == (
+        1,
+        "my own card",
+        "Real Forward",
+    )
+    call_command("import_cards", path)  # unchanged: no second revision
+    assert CardRevision.objects.filter(card_id="BS-012").count() == 1

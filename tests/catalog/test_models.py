@@ -68,8 +68,13 @@ def test_only_events_carry_effects():
     assert_rejected(make(effect="draw:1"))
 
 
-def test_search_text_is_nfkc_folded():
+def test_search_text_is_nfkc_folded_and_katakana_read_as_hiragana():
     make(name="ＡＲＡＩ Kenta", name_ja="ｱﾗｲ ｹﾝﾀ").save()
     card = Card.objects.get(id="BS-900")
     assert "arai kenta" in card.search_text
-    assert "アライ ケンタ" in card.search_text
+    assert "あらい けんた" in card.search_text
+
+
+def test_the_reading_is_part_of_the_search_text():
+    make(name="Kenta Suzuki", name_ja="鈴木 健太", name_kana="スズキ ケンタ").save()
+    assert Card.objects.get(id="BS-900").search_text.endswith(" すずき けんた")

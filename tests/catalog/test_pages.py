@@ -1,5 +1,7 @@
 """Catalog pages render in English and Japanese, show sample marks, never 500 on bad input."""
 
+import html
+
 import pytest
 from django.utils import translation
 
@@ -91,3 +93,69 @@ def test_language_switch_sets_the_language(client):
     assert response.status_code == 302
     with translation.override("ja"):
         assert "セット" in client.get("/").content.decode()
+
+
+# --- issue #10: zero results, set counts, card faces grid, effect words ------------------------
+
+
+def test_a_search_that_finds_nothing_says_so_with_the_query(lang_client):
+    client, lang = lang_client
+    response = client.get("/cards/", {"q": "zzqx"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Type a query" not in html and "クエリを入力" not in html
+    if lang == "en":
+        assert "No cards match <code>zzqx</code>." in html
+    else:
+        assert "<code>zzqx</code> に一致するカードはありません。" in html
+
+
+def test_a_search_of_filters_only_that_finds_nothing_says_so(client):
+    html = client.get("/cards/", {"set": "JP", "kind": "event", "shoot_min": "5"}).content.decode()
+    assert "No cards match <code>set:JP kind:event shoot&gt;=5</code>." in html
+
+
+def test_the_set_page_counts_players_goalkeepers_and_events(client):
+    from catalog.models import Card
+
+    html = client.get("/sets/BS/").content.decode()
+    counts = {
+        kind: Card.objects.filter(card_set="BS", kind=kind).count()
+        for kind in ("player", "goalkeeper", "event")
+    }
+    assert counts["player"] > 1 and counts["event"] > 1
+    expected = (
+        f"Players: {counts['player']} · Goalkeepers: {counts['goalkeeper']} · "
+        f"Events: {counts['event']}"
+    )
+    assert expected in " ".join(html.split())
+
+
+def test_the_team_header_is_hidden_with_the_team_cells_on_a_phone(client):
+    html = client.get("/sets/BS/").content.decode()
+    assert '<th class="team">' in html and '<td class="team">' in html
+
+
+def test_the_grid_view_shows_card_faces_and_is_remembered(client):
+    html = client.get("/cards/", {"q": "set:BS", "view": "grid"}).content.decode()
+    assert html.count('class="card-face card-face-normal"') == 60
+    assert client.cookies["card_view"].value == "grid"
+    again = client.get("/sets/JP/").content.decode()  # no view parameter: the cookie decides
+    assert again.count('class="card-face card-face-normal"') == 93
+    assert "<table" not in again.split('class="view-switch"', 1)[1]
+    client.get("/cards/", {"q": "set:BS", "view": "table"})
+    assert "card-face-normal" not in client.get("/sets/JP/").content.decode()
+
+
+def test_event_effects_read_as_words_in_tables_and_on_the_card_page(lang_client):
+    from catalog.effects import effect_text
+    from catalog.models import Card
+
+    client, lang = lang_client
+    card = Card.objects.filter(kind="event", effect__startswith="opp_").first()
+    words = effect_text(card.effect, lang)
+    table = html.unescape(client.get("/cards/", {"q": f"id:{card.id}"}).content.decode())
+    assert words in table
+    page = html.unescape(client.get(f"/cards/{card.id}/").content.decode())
+    assert words in page and effect_text(card.effect, "ja" if lang == "en" else "en") in page
+    assert f'<code class="small">{card.effect}</code>' in page

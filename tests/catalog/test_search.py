@@ -434,13 +434,13 @@ def test_describe_says_the_query_in_plain_words():
         (
             "foo:bar",
             'Unknown field "foo" at column 1 (known: set, kind, pos, team, person, rarity, '
-            "effect, shoot, keep, def, number, year, is, not, name, order, direction)",
+            "effect, shoot, keep, def, number, year, is, not, name, id, order, direction)",
         ),
         (
             "x shot>3",
             'Unknown field "shot" at column 3 (did you mean "shoot"? known: set, kind, pos, '
-            "team, person, rarity, effect, shoot, keep, def, number, year, is, not, name, order, "
-            "direction)",
+            "team, person, rarity, effect, shoot, keep, def, number, year, is, not, name, id, "
+            "order, direction)",
         ),
         ("shoot:x", '"shoot" needs a number at column 7'),
         ("def>=1.5", '"def" needs a number at column 6'),
@@ -464,7 +464,8 @@ def test_describe_says_the_query_in_plain_words():
         ("rarity>=X", 'Unknown rarity "X" at column 9 (known: C, U, R, SR)'),
         (
             "is:shiny",
-            'Unknown value "shiny" for "is" at column 4 (known: sample, player, goalkeeper, event)',
+            'Unknown value "shiny" for "is" at column 4 '
+            "(known: sample, pending, player, goalkeeper, event)",
         ),
         (
             "order:power",
@@ -677,3 +678,57 @@ def test_any_query_that_parses_runs_on_the_database(cards, text):
     except QuerySyntaxError:
         return
     list(results[:3])
+
+
+# --- card ids and kana readings (issue #10) ------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["ZB-004", "zb-4", "zb-004", "ｚｂ－４", "id:ZB-004", "id:zb-4"])
+def test_a_card_id_is_a_search_term(cards, query):
+    assert found(query) == {"ZB-004"}
+
+
+def test_id_takes_a_list_and_can_be_negated(cards):
+    assert found("id:ZB-001,Z2-1") == {"ZB-001", "Z2-001"}
+    assert found("set:ZB -zb-1") == {"ZB-002", "ZB-003", "ZB-004", "ZB-005"}
+    assert parse_query("bs-14").description == "card is BS-014"
+
+
+def test_a_quoted_id_or_a_name_term_searches_names_not_ids(cards):
+    assert found('"zb-4"') == set()
+    assert found("name:zb-4") == set()
+
+
+def test_an_id_term_that_is_not_an_id_is_a_syntax_error(cards):
+    with pytest.raises(QuerySyntaxError, match='"arai" is not a card id at column 4'):
+        parse_query("id:arai")
+
+
+def test_the_card_search_of_the_real_catalog_finds_a_basic_set_card_by_id():
+    assert list(card_search(query="bs-14").values_list("id", flat=True)) == ["BS-014"]
+
+
+@pytest.fixture
+def read_cards(cards):
+    zb = CardSet.objects.get(code="ZB")
+    player(
+        zb, 6, "Kenta Suzuki", "鈴木 健太", "MF", (3, 3, 3), "C", None, name_kana="すずき けんた"
+    )
+
+
+@pytest.mark.parametrize(
+    "query", ["すずき", "スズキ", "ｽｽﾞｷ", "ｽｽﾞｷ ｹﾝﾀ", "すずき けんた", "name:スズキ"]
+)
+def test_a_reading_is_found_in_hiragana_katakana_and_half_width_katakana(read_cards, query):
+    assert found(query) == {"ZB-006"}
+
+
+def test_katakana_names_are_found_in_hiragana(cards):
+    assert found("ぱわーしゅーと") == {"ZB-004"}
+    assert found("あらい") == {"ZB-002"}
+
+
+def test_the_readme_examples_find_cards_in_the_sample_pool():
+    for query in ("arai", "鈴木", "ｽｽﾞｷ"):
+        assert card_search(query=query).exists(), query
+    assert set(card_search(query="ｽｽﾞｷ")) == set(card_search(query="鈴木"))

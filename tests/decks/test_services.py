@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.db.models import ProtectedError
 
 from catalog.models import Card
 from catalog.services import catalog_load
@@ -58,12 +59,12 @@ def test_a_save_naming_an_unknown_card_explains_and_changes_nothing(alice, legal
     assert deck_content(deck) == legal_content
 
 
-def test_a_card_removed_from_the_catalog_leaves_the_deck_illegal(alice, legal_content):
+def test_a_card_a_deck_holds_cannot_be_removed_from_the_catalog(alice, legal_content):
     deck = deck_create(owner=alice, name="Attack", content=legal_content)
     first = next(iter(legal_content.deck))
-    Card.objects.filter(id=first).delete()
-    assert [p.rule for p in deck_problems_now(deck)] == ["R-DECK-1", "R-DECK-3"]
-    assert first in deck.versions.get().content["deck"]  # history keeps what was there
+    with pytest.raises(ProtectedError):
+        Card.objects.filter(id=first).delete()
+    assert deck_content(deck) == legal_content and deck_problems_now(deck) == []
 
 
 def test_the_database_refuses_zero_quantities_and_duplicate_rows(alice, legal_content):

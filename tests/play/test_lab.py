@@ -162,3 +162,13 @@ def test_the_api_starts_a_lab_batch(alice_client, queued):
     )
     assert missing.status_code == 400
     assert "variants" in missing.json()["errors"]
+
+
+def test_a_variant_takes_every_kick_off_option_and_names_a_bad_one():  # issue #14
+    variant = lab.clean_variant({"random_kick_base": 0, "kick_floor": 8, "onside_ball": 9})
+    options = lab.variant_options(variant)
+    assert (options.random_kick_base, options.kick_floor, options.onside_ball) == (0, 8, 9)
+    assert "random_kick_base=0" in variant["label"]
+    with pytest.raises(lab.VariantError) as info:
+        lab.clean_variant({"kick_floor": 12, "kick_play_hand": "nobody"}, prefix="variant_a_")
+    assert set(info.value.errors) == {"variant_a_kick_floor", "variant_a_kick_play_hand"}

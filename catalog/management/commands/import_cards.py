@@ -1,3 +1,5 @@
+from pathlib import Path
+
 from django.core.management.base import BaseCommand, CommandError
 
 from catalog.importer import ImportFileError, ImportRejected, import_rows, read_file
@@ -14,13 +16,24 @@ class Command(BaseCommand):
         parser.add_argument(
             "--replace-sample",
             action="store_true",
-            help="remove the sample cards of every set the file covers",
+            help=(
+                "remove the sample cards of every set the file covers that no deck holds "
+                "(cards in the file replace their sample in place)"
+            ),
+        )
+        parser.add_argument(
+            "--source",
+            default="",
+            help='where the cards come from, recorded in each revision (default: "file <name>")',
         )
 
     def handle(self, *args, **options):
         try:
             rows = read_file(options["file"])
-            report = import_rows(rows, replace_sample=options["replace_sample"])
+            source = options["source"].strip() or f"file {Path(options['file']).name}"
+            report = import_rows(
+                rows, replace_sample=options["replace_sample"], source=source[:200]
+            )
         except ImportFileError as exc:
             raise CommandError(str(exc)) from None
         except ImportRejected as exc:

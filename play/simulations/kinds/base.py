@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from play.models import match_log_title
 from play.simulations import core as simulation
 from play.simulations import sides as deck_sides
 
@@ -40,6 +41,11 @@ class BatchKind:
     heading_template = "play/kinds/_deck_heading.html"
     results_template = "play/kinds/_match_results.html"
     both_sides_played = False  # the match results show deck B's goals beside deck A's
+    replay_url_name = "play:replay"  # the viewer that opens this kind's sample logs
+
+    def log_title(self, log: dict) -> str:
+        """Return a kept sample log's title."""
+        return match_log_title(log)
 
     def chunk_size(self) -> int:
         """Return the runs per chunk (SIMULATION_CHUNK_SIZE may set it per kind)."""

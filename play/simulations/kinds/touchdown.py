@@ -13,7 +13,8 @@ class TouchdownKind(BatchKind):
     label = _("Touchdown Heroes balance lab")
     order = 50
     chunk_setting = "SIMULATION_CHUNK_GAMES"
-    keeps_logs = False  # no Eleven Stars match to replay
+    keeps_logs = True  # sample games, opened in the Touchdown replay viewer
+    replay_url_name = "play:td-log-replay"
     uses_decks = False
     heading_template = "play/kinds/_touchdown_heading.html"
     results_template = "play/kinds/_touchdown_results.html"
@@ -46,6 +47,10 @@ class TouchdownKind(BatchKind):
             if results:
                 variants.append(lab.summarize(variant, simulation.merge_results(results)))
         return {"kind": self.key, "variants": variants, "runs": sum(v["runs"] for v in variants)}
+
+    def log_title(self, log: dict) -> str:
+        score = log["result"]["score"]
+        return f"Eagles {score['eagles']}–{score['bears']} Bears · seed {log['seed']}"[:200]
 
     def opponent_text(self, batch) -> str:
         return "–"

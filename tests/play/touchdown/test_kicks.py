@@ -2,10 +2,10 @@
 
 import pytest
 
-from play.touchdown import IllegalAction, KickOff, Options, UseSkill
-from play.touchdown.game import KICKOFF_CHOICE, LEAD
+from play.touchdown import Follow, IllegalAction, KickOff, Lead, Options, UseSkill, play_game
+from play.touchdown.game import FOLLOW, KICKOFF_CHOICE, LEAD
 
-from .helpers import last, options_with, started, trick
+from .helpers import events, last, options_with, started, trick
 
 
 def test_the_defense_seat_left_of_the_lead_declares_the_kick_off():  # TD-KICK-1 (HOUSE)
@@ -115,3 +115,93 @@ def test_a_heros_kick_ability_adds_to_the_kick_play_roll():  # TD-COMP-2 (HOUSE)
     trick(game, "G7", "kick")
     assert last(game, "kick_play")["ball"] == 3
     assert game.ball == 8
+
+
+# ----- every kick-off parameter is an option (TD-KICK-1); known answers from the draft ------
+
+
+@pytest.mark.parametrize(("roll", "ball"), [(2, 2), (4, 4), (6, 6)])
+def test_without_the_3_plus_a_random_kick_lands_at_the_roll(roll, ball):  # TD-KICK-1, option
+    game = started(kickoff="random", rolls=[roll], options=Options(random_kick_base=0))
+    assert (game.offense, game.ball, last(game, "kickoff")["onside"]) == ("eagles", ball, False)
+
+
+def test_without_the_3_plus_an_onside_kick_puts_the_ball_at_11_minus_1():  # TD-KICK-1 (HOUSE)
+    game = started(kickoff="random", rolls=[1], options=Options(random_kick_base=0))
+    assert (game.offense, game.ball, last(game, "kickoff")["onside"]) == ("bears", 10, True)
+
+
+@pytest.mark.parametrize(("roll", "ball"), [(2, 8), (4, 8), (5, 8), (6, 9)])
+def test_a_floor_of_8_keeps_a_random_kick_at_8_or_further(roll, ball):  # option
+    game = started(kickoff="random", rolls=[roll], options=Options(kick_floor=8))
+    assert game.ball == ball
+    assert last(game, "kickoff")["minimum"] == 8
+
+
+def test_a_floor_never_stops_an_onside_kick():  # option (HOUSE: onside is judged on the roll)
+    game = started(kickoff="random", rolls=[1], options=Options(kick_floor=8))
+    assert (game.offense, game.ball) == ("bears", 7)
+
+
+def test_no_onside_range_makes_a_1_an_ordinary_short_kick():  # option
+    game = started(kickoff="random", rolls=[1], options=Options(onside_rolls=0))
+    assert (game.offense, game.ball, last(game, "kickoff")["onside"]) == ("eagles", 4, False)
+
+
+@pytest.mark.parametrize(("rolls", "roll", "ball"), [(1, 1, 9), (2, 2, 9)])
+def test_the_ball_after_an_onside_kick_can_be_fixed(rolls, roll, ball):  # option
+    options = Options(onside_rolls=rolls, onside_ball=ball)
+    game = started(kickoff="random", rolls=[roll], options=options)
+    assert (game.offense, game.ball) == ("bears", ball)
+
+
+def test_the_ball_after_a_normal_kick_is_an_option():  # TD-KICK-1 (draft 8), option
+    game = started(kickoff="normal", options=Options(normal_kick_ball=6))
+    assert (game.offense, game.ball, last(game, "kickoff")["ball"]) == ("eagles", 6, 6)
+
+
+@pytest.mark.parametrize(
+    ("ability", "kind", "rolls", "ball", "kick"),
+    [
+        ("none", "random", [4], 7, 0),
+        ("random", "random", [4], 9, 2),  # 3 + 4 + the kicker's kick 2
+        ("random", "random", [6], 10, 2),  # stops at the far end
+        ("random", "random", [1], 7, 0),  # onside is judged on the roll; no kick added
+        ("random", "normal", [], 8, 0),
+        ("both", "normal", [], 10, 2),
+    ],
+)
+def test_a_heros_kick_ability_can_lengthen_kick_offs(ability, kind, rolls, ball, kick):
+    # TD-COMP-2 at TD-KICK-1: the kicker (seat 1) holds hero 2, kick ability 2
+    options = options_with(heroes={2: {"kick": 2}}, kickoff_kick_ability=ability)
+    game = started(kickoff=kind, rolls=rolls, options=options)
+    assert (game.ball, last(game, "kickoff")["kick"]) == (ball, kick)
+
+
+def test_in_the_every_player_reading_a_kick_play_takes_a_card_from_everyone():  # TD-KICK-2
+    skill = {"name": "Block", "when": "trick", "effect": [{"kind": "hold"}]}
+    options = options_with(
+        {9: [{"kind": "hold"}]}, heroes={2: {"skill": skill}}, kick_play_hand="every_player"
+    )
+    game = started(rolls=[3], options=options)
+    game.apply_action(Lead(0, "G7", "kick"))
+    assert (game.decision, game.actor) == (FOLLOW, 1)
+    assert UseSkill(1) not in game.legal_actions()  # no skill in a kick play
+    assert Follow(1, "R9") in game.legal_actions()  # any card, no suit to follow
+    for card_id in ("R9", "B2", "B4"):
+        game.apply_action(Follow(game.actor, card_id))
+    assert not events(game, "effect")  # a kick play's cards apply no effect
+    kick = last(game, "kick_play")
+    assert (kick["roll"], kick["ball_before"], kick["ball"]) == (3, 8, 5)
+    assert (game.offense, game.lead, game.ball) == ("bears", 1, 6)
+    assert [len(game.hand(seat)) for seat in range(4)] == [8, 8, 8, 8]
+
+
+def test_every_player_spending_a_card_leaves_no_trick_unfinished_at_half_time():  # TD-END-1
+    unfinished = {}
+    for hand_rule in ("lead_only", "every_player"):
+        options = Options(kick_play_hand=hand_rule)
+        games = [play_game(options, "greedy", seed, log=False) for seed in range(40)]
+        unfinished[hand_rule] = sum(game.unfinished_tricks for game in games)
+    assert unfinished["every_player"] == 0
+    assert unfinished["lead_only"] > 10

@@ -14,10 +14,17 @@ games = st.fixed_dictionaries(
         "policies": st.lists(st.sampled_from(["random", "greedy"]), min_size=4, max_size=4),
         "options": st.builds(
             Options,
-            onside_rolls=st.sampled_from([1, 2]),
+            onside_rolls=st.sampled_from([0, 1, 2]),
             minimum_kick=st.booleans(),
             kickoffs=st.sampled_from(["choice", "normal_only"]),
             effects=st.sampled_from(["none", "example"]),
+            random_kick_base=st.sampled_from([0, 3, 5]),
+            kick_floor=st.sampled_from([0, 7, 8]),
+            onside_ball=st.sampled_from([0, 7, 10]),
+            normal_kick_ball=st.sampled_from([6, 8]),
+            kickoff_kick_ability=st.sampled_from(["none", "random", "both"]),
+            kick_play_hand=st.sampled_from(["lead_only", "every_player"]),
+            suit_change_judges=st.sampled_from(["cards_played_after", "every_card"]),
         ),
     }
 )

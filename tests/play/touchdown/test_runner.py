@@ -68,11 +68,7 @@ def test_the_log_records_the_rules_house_decisions_and_options():
     log = play_game(options, "greedy", 11).log
     house = log["rules"]["house"]
     assert {name: house[name] for name in FIXED_HOUSE_RULES} == FIXED_HOUSE_RULES
-    assert (house["onside_rolls"], house["minimum_kick"], house["minimum_kick_ball"]) == (
-        2,
-        True,
-        7,
-    )
+    assert (house["onside_rolls"], house["minimum_kick"], house["kick_floor"]) == (2, True, 7)
     assert house["effects"] == "example"
     assert log["rules"]["effect_set"]["label"] == "An example set of ours, not the designer's"
     assert Options.from_rules(log["rules"]) == options
@@ -105,6 +101,53 @@ def test_options_are_checked():
         Options(onside_rolls=7)
     with pytest.raises(ValueError, match="kickoffs"):
         Options(kickoffs="squib_only")
+    with pytest.raises(ValueError, match="random_kick_base") as error:
+        Options(random_kick_base=-1, kick_floor=11, onside_ball=True, normal_kick_ball=0)
+    for name in ("kick_floor", "onside_ball", "normal_kick_ball"):
+        assert name in str(error.value)
+    for name, value in [
+        ("kickoff_kick_ability", "always"),
+        ("kick_play_hand", "nobody"),
+        ("suit_change_judges", "sometimes"),
+    ]:
+        with pytest.raises(ValueError, match=name):
+            Options(**{name: value})
+
+
+def test_every_option_is_named_in_the_log_and_read_back_from_it():
+    options = Options(
+        onside_rolls=2,
+        random_kick_base=0,
+        kick_floor=8,
+        onside_ball=9,
+        normal_kick_ball=7,
+        kickoff_kick_ability="both",
+        kick_play_hand="every_player",
+        suit_change_judges="every_card",
+        effects="example",
+    )
+    log = play_game(options, "greedy", 4).log
+    house = log["rules"]["house"]
+    assert {name: house[name] for name in options.variant()} == {
+        "onside_rolls": 2,
+        "kickoffs": "choice",
+        "random_kick_base": 0,
+        "kick_floor": 8,
+        "onside_ball": 9,
+        "normal_kick_ball": 7,
+        "kickoff_kick_ability": "both",
+        "kick_play_hand": "every_player",
+        "suit_change_judges": "every_card",
+    }
+    assert (log["rules"]["random_kick_base"], log["rules"]["normal_kick_ball"]) == (0, 7)
+    assert Options.from_rules(log["rules"]) == options
+    assert replay(log).result == log["result"]
+
+
+def test_the_minimum_kick_switch_is_the_floor_of_7():
+    assert Options(minimum_kick=True) == Options(kick_floor=7)
+    assert Options(kick_floor=7).minimum_kick is True
+    assert Options(kick_floor=8).minimum_kick is False
 
 
 def test_the_engine_imports_no_django():

@@ -180,3 +180,31 @@ def test_the_ball_stops_at_the_far_end():  # HOUSE
     game = started(options=options_with({9: [{"kind": "advance", "squares": 5}]}))
     trick(game, "R5", "pass", "B9", "R7", "R4")  # the Bears push back 5 from 8
     assert game.ball == 10
+
+
+# TD-PLAY-4's two readings: seat 2's 10 turns the led suit to blue after seat 1 played B1
+SUIT_CHANGE_HANDS = (
+    DEAL[0],
+    ("B1", "B9", "Y1", "Y9", "G1", "G9", "B6", "Y6", "R9"),
+    ("R2", "R7", "B2", "B7", "Y2", "Y7", "G2", "G4", "G10"),
+    DEAL[3],
+)
+
+
+@pytest.mark.parametrize(
+    ("reading", "taker", "value", "lead"),
+    [("cards_played_after", 3, 4, 0), ("every_card", 1, 1, 2)],
+)
+def test_a_suit_change_judges_earlier_cards_again_only_in_that_reading(
+    reading, taker, value, lead
+):  # TD-PLAY-4 (HOUSE: both readings are options)
+    options = options_with(
+        {10: [{"kind": "change_suit", "to": "choose"}]}, suit_change_judges=reading
+    )
+    game = started(SUIT_CHANGE_HANDS, options=options)
+    trick(game, "R5", "pass", "B1", "G10")
+    game.apply_action(ChooseSuit(2, "B"))
+    game.apply_action(Follow(3, "B4"))
+    judged = last(game, "trick")
+    assert (judged["led_suit"], judged["outcome"]) == ("B", "failure")
+    assert (judged["taker"], judged["value"], judged["lead"]) == (taker, value, lead)

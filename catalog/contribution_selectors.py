@@ -1,0 +1,226 @@
+"""Read paths of contributions: the review queue, a user's proposals, a card's history and
+the set checklists (which numbers are real, proposed or still a sample placeholder)."""
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Max, OuterRef, Q, Subquery
+
+from catalog.importer import card_row, validate_card
+from catalog.models import Card, CardProposal, CardRevision, CardScan, CardSet
+
+DIFF_FIELDS = (
+    "name",
+    "name_ja",
+    "kind",
+    "position",
+    "person",
+    "team",
+    "shoot",
+    "keep",
+    "defense",
+    "effect",
+    "rarity",
+)
+
+
+def review_queue():
+    """Return the pending proposals, oldest first (the order an editor works through them),
+    each with `same_number`: how many pending proposals its set number has."""
+    pending = CardProposal.objects.filter(status=CardProposal.Status.PENDING)
+    same = (
+        pending.filter(card_id=OuterRef("card_id"))
+        .order_by()
+        .values("card_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    return (
+        pending.select_related("proposer", "card_set")
+        .annotate(same_number=Subquery(same))
+        .order_by("created_at", "id")
+    )
+
+
+def proposals_of(user):
+    """Return a user's proposals, newest first."""
+    return CardProposal.objects.filter(proposer=user).select_related("reviewer", "card_set")
+
+
+def proposals_beside(proposal: CardProposal):
+    """Return the other pending proposals for the same set number."""
+    return (
+        CardProposal.objects.filter(card_id=proposal.card_id, status=CardProposal.Status.PENDING)
+        .exclude(pk=proposal.pk)
+        .select_related("proposer")
+        .order_by("created_at")
+    )
+
+
+def _value(data: dict, name: str):
+    value = data.get(name, "")
+    return "" if value is None else str(value).strip()
+
+
+def field_diff(before: dict | None, after: dict) -> list[dict]:
+    """Return one row per card field: the value before, after, and whether it changed."""
+    rows = []
+    for name in DIFF_FIELDS:
+        old = _value(before, name) if before else ""
+        new = _value(after, name)
+        if name in ("shoot", "keep", "defense"):
+            old, new = old or "0", new or "0"
+        if name in ("kind",):
+            new = new.lower()
+        rows.append({"field": name, "before": old, "after": new, "changed": old != new})
+    return rows
+
+
+def proposal_review(proposal: CardProposal) -> dict:
+    """Return what a review page shows: the card now, the difference, scans, proposals beside."""
+    card = Card.objects.filter(id=proposal.card_id).select_related("team").first()
+    now = card_row(card) if card else None
+    return {
+        "card": card,
+        "diff": field_diff(now, proposal_result(proposal)),
+        "scans": {scan.side: scan for scan in proposal.scans.all()},
+        "card_scans": card_scans(card) if card else {},
+        "beside": proposals_beside(proposal),
+    }
+
+
+def proposal_result(proposal: CardProposal) -> dict:
+    """Return the card a proposal would make, as checked (a player's person defaults to its
+    name, a goalkeeper's position is GK); its raw data if it no longer passes the check."""
+    row, problems = validate_card({**proposal.data, "is_sample": False})
+    if row is None:
+        return proposal.data
+    return {**row, "team": row["team_id"] or ""}
+
+
+def card_scans(card: Card) -> dict:
+    """Return the card's newest scan of each side ({"front": scan, "back": scan})."""
+    scans = {}
+    for scan in CardScan.objects.filter(card=card).order_by("-created_at", "-id"):
+        scans.setdefault(scan.side, scan)
+    return scans
+
+
+def card_history(card: Card):
+    """Return the card's revisions, newest first."""
+    return (
+        CardRevision.objects.filter(card=card)
+        .select_related("proposed_by", "accepted_by")
+        .order_by("-number")
+    )
+
+
+def revision_compare(card: Card, a: int, b: int) -> dict | None:
+    """Return the field difference between two revisions of a card, or None if one is missing."""
+    revisions = {r.number: r for r in CardRevision.objects.filter(card=card, number__in=[a, b])}
+    if a not in revisions or b not in revisions:
+        return None
+    older, newer = sorted([revisions[a], revisions[b]], key=lambda r: r.number)
+    return {"older": older, "newer": newer, "diff": field_diff(older.data, newer.data)}
+
+
+@dataclass(frozen=True)
+class ChecklistEntry:
+    number: int
+    card_id: str
+    state: str  # "real", "pending", "sample" or "missing"
+    card: Card | None
+    pending: int
+
+
+@dataclass(frozen=True)
+class SetProgress:
+    card_set: CardSet
+    total: int
+    real: int
+    pending: int
+    sample: int
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.real / self.total) if self.total else 0
+
+
+def set_size(card_set: CardSet, highest: int | None) -> int:
+    """Return how many numbers a set has: its kinds for an expansion, its highest number for a
+    championship deck (whose `kinds_count` counts decks, not cards)."""
+    if card_set.kind == CardSet.Kind.EXPANSION:
+        return max(card_set.kinds_count, highest or 0)
+    return highest or 0
+
+
+def set_checklist(card_set: CardSet) -> list[ChecklistEntry]:
+    """Return one entry per number 1..N of the set: real, pending review, sample or missing."""
+    cards = {c.number: c for c in card_set.cards.all()}
+    pending = dict(
+        CardProposal.objects.filter(card_set=card_set, status=CardProposal.Status.PENDING)
+        .values("number")
+        .annotate(n=Count("id"))
+        .values_list("number", "n")
+    )
+    highest = max([*cards, *pending], default=0)
+    entries = []
+    for number in range(1, set_size(card_set, highest) + 1):
+        card = cards.get(number)
+        if card is not None and not card.is_sample:
+            state = "real"
+        elif pending.get(number):
+            state = "pending"
+        elif card is not None:
+            state = "sample"
+        else:
+            state = "missing"
+        entries.append(
+            ChecklistEntry(
+                number, Card.make_id(card_set.code, number), state, card, pending.get(number, 0)
+            )
+        )
+    return entries
+
+
+def sets_progress() -> list[SetProgress]:
+    """Return every set's progress towards a complete real card list."""
+    sets = CardSet.objects.annotate(
+        real=Count("cards", filter=Q(cards__is_sample=False)),
+        sample=Count("cards", filter=Q(cards__is_sample=True)),
+        highest=Max("cards__number"),
+    ).order_by("display_order")
+    pending = dict(
+        CardProposal.objects.filter(status=CardProposal.Status.PENDING)
+        .values("card_set")
+        .annotate(n=Count("card_id", distinct=True))
+        .values_list("card_set", "n")
+    )
+    return [
+        SetProgress(s, set_size(s, s.highest), s.real, pending.get(s.code, 0), s.sample)
+        for s in sets
+    ]
+
+
+def set_progress(card_set: CardSet) -> SetProgress:
+    """Return one set's progress."""
+    return next(p for p in sets_progress() if p.card_set.code == card_set.code)
+
+
+def card_contrib_section(request, card: Card) -> dict:
+    """Return the card page's scans, history and pending proposals (an extension section)."""
+    pending = CardProposal.objects.filter(card_id=card.id, status=CardProposal.Status.PENDING).only(
+        "pk"
+    )
+    return {
+        "template": "catalog/_card_contrib.html",
+        "data": {
+            "scans": card_scans(card),
+            "revisions": list(card_history(card)[:20]),
+            "pending": list(pending),
+        },
+    }
+
+
+def set_checklist_context(card_set: CardSet) -> dict:
+    """Return what a set page's checklist shows: its entries and the set's progress."""
+    return {"checklist": set_checklist(card_set), "progress": set_progress(card_set)}

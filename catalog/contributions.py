@@ -1,0 +1,244 @@
+"""Write paths of contributions: propose a card, review it (accept, reject, ask for changes).
+
+A proposal is checked by `validate_card`, the same function as `import_cards`; accepting one
+applies it through `apply_rows`, the same path as an import, in one transaction: the card is
+written in place (a sample becomes real under its own id), a revision is recorded and decks
+holding the card re-validate themselves (catalog.extensions.cards_changed).
+"""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from catalog.cache import catalog_bump
+from catalog.importer import CardRules, RowProblem, apply_rows, validate_card
+from catalog.models import Card, CardProposal
+from catalog.scans import scan_create
+
+PROPOSAL_FIELDS = (
+    "set",
+    "number",
+    "name",
+    "name_ja",
+    "kind",
+    "position",
+    "person",
+    "team",
+    "shoot",
+    "keep",
+    "defense",
+    "effect",
+    "rarity",
+)
+
+
+class ProposalError(Exception):
+    """A proposal or review that cannot be done; `problems` name the field and the reason."""
+
+    def __init__(self, problems: list[RowProblem]):
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems))
+
+
+def is_editor(user) -> bool:
+    """Return whether the user may review proposals (staff, or the review permission)."""
+    return bool(
+        user.is_authenticated and (user.is_staff or user.has_perm("catalog.review_proposal"))
+    )
+
+
+def is_trusted(user) -> bool:
+    """Return whether the user's own proposals may be applied at once (trusted editor)."""
+    return bool(user.is_authenticated and user.has_perm("catalog.apply_own_proposal"))
+
+
+def proposal_check(data: dict) -> dict:
+    """Return the card row a proposal's data makes, or raise ProposalError naming every field."""
+    raw = {name: data.get(name, "") for name in PROPOSAL_FIELDS}
+    row, problems = validate_card({**raw, "is_sample": False}, rules=CardRules.load())
+    if problems:
+        raise ProposalError(problems)
+    return row
+
+
+def _lock_user_and_check_limit(user) -> None:
+    # The user row lock serialises one user's concurrent proposals, so the count cannot race.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
+    since = timezone.now() - timedelta(days=1)
+    sent = CardProposal.objects.filter(proposer=user, created_at__gte=since).count()
+    limit = settings.PROPOSALS_PER_DAY
+    if sent >= limit:
+        raise ProposalError(
+            [RowProblem(0, "", f"You can send {limit} proposals a day; try again tomorrow.")]
+        )
+
+
+def _clean_text(value: str, name: str, limit: int, required: bool) -> str:
+    text = (value or "").strip()
+    if "\x00" in text:
+        raise ProposalError([RowProblem(0, name, "contains control characters (such as NUL)")])
+    if required and not text:
+        raise ProposalError(
+            [RowProblem(0, name, "is required: say where the card's data comes from")]
+        )
+    if len(text) > limit:
+        raise ProposalError(
+            [RowProblem(0, name, f"is {len(text)} characters long (at most {limit})")]
+        )
+    return text
+
+
+def proposal_create(
+    *,
+    proposer,
+    data: dict,
+    source: str,
+    note: str = "",
+    scans: dict | None = None,
+    apply_now: bool = False,
+) -> CardProposal:
+    """Record a proposal (with checked scan images by side); a trusted editor may apply it now.
+
+    Raise ProposalError and save nothing when anything is wrong (fields, limit, permission).
+    """
+    if not proposer.is_authenticated:
+        raise ProposalError([RowProblem(0, "", "Sign in to propose a card.")])
+    row = proposal_check(data)
+    source = _clean_text(source, "source", 200, required=True)
+    note = _clean_text(note, "note", 2000, required=False)
+    if apply_now and not is_trusted(proposer):
+        raise ProposalError([RowProblem(0, "", "Only trusted editors can apply at once.")])
+    with transaction.atomic():
+        _lock_user_and_check_limit(proposer)
+        proposal = CardProposal.objects.create(
+            proposer=proposer,
+            card_set_id=row["card_set_id"],
+            number=row["number"],
+            card_id=row["id"],
+            data={name: data.get(name, "") for name in PROPOSAL_FIELDS},
+            source=source,
+            note=note,
+        )
+        for side, image in (scans or {}).items():
+            scan_create(image=image, side=side, proposal=proposal)
+        if apply_now:
+            proposal = proposal_accept(proposal=proposal, reviewer=proposer)
+        catalog_bump()  # `is:pending` answers change with the proposals
+    return proposal
+
+
+def proposal_resubmit(
+    *, proposal: CardProposal, user, data: dict, source: str, note: str = "", scans=None
+) -> CardProposal:
+    """Let the proposer answer "changes requested" with new data; the proposal is pending again."""
+    if proposal.proposer_id != user.pk:
+        raise ProposalError([RowProblem(0, "", "Only the proposer can change a proposal.")])
+    if proposal.status not in (CardProposal.Status.CHANGES_REQUESTED, CardProposal.Status.PENDING):
+        raise ProposalError([RowProblem(0, "", "This proposal has been reviewed already.")])
+    row = proposal_check(data)
+    source = _clean_text(source, "source", 200, required=True)
+    note = _clean_text(note, "note", 2000, required=False)
+    with transaction.atomic():
+        locked = CardProposal.objects.select_for_update().get(pk=proposal.pk)
+        locked.data = {name: data.get(name, "") for name in PROPOSAL_FIELDS}
+        locked.card_set_id, locked.number, locked.card_id = (
+            row["card_set_id"],
+            row["number"],
+            row["id"],
+        )
+        locked.source, locked.note = source, note
+        locked.status = CardProposal.Status.PENDING
+        locked.save()
+        for side, image in (scans or {}).items():
+            locked.scans.filter(side=side).delete()
+            scan_create(image=image, side=side, proposal=locked)
+        catalog_bump()
+    return locked
+
+
+def _lock_pending(proposal: CardProposal) -> CardProposal:
+    locked = CardProposal.objects.select_for_update().get(pk=proposal.pk)
+    if locked.status != CardProposal.Status.PENDING:
+        raise ProposalError(
+            [RowProblem(0, "", f"This proposal is {locked.get_status_display()} already.")]
+        )
+    return locked
+
+
+def _check_reviewer(proposal: CardProposal, reviewer, *, accepting: bool) -> None:
+    if accepting and proposal.proposer_id == reviewer.pk:
+        if not is_trusted(reviewer):
+            raise ProposalError(
+                [RowProblem(0, "", "You cannot accept your own proposal; another editor must.")]
+            )
+        return
+    if not is_editor(reviewer):
+        raise ProposalError([RowProblem(0, "", "Only editors can review proposals.")])
+
+
+def proposal_accept(*, proposal: CardProposal, reviewer) -> CardProposal:
+    """Apply the proposal to its card in one transaction and record the revision."""
+    _check_reviewer(proposal, reviewer, accepting=True)
+    with transaction.atomic():
+        locked = _lock_pending(proposal)
+        row = proposal_check(locked.data)  # the catalog may have changed since it was sent
+        row["source"] = locked.source
+        apply_rows(
+            [row],
+            source=locked.source,
+            proposed_by=locked.proposer,
+            accepted_by=reviewer,
+            proposal=locked,
+        )
+        card = Card.objects.get(id=row["id"])
+        locked.scans.update(card=card)
+        locked.status = CardProposal.Status.ACCEPTED
+        locked.reviewer = reviewer
+        locked.reviewed_at = timezone.now()
+        locked.save()
+    return locked
+
+
+def _refuse(proposal, reviewer, reason: str, status) -> CardProposal:
+    _check_reviewer(proposal, reviewer, accepting=False)
+    reason = _clean_text(reason, "reason", 2000, required=False)
+    if not reason:
+        raise ProposalError([RowProblem(0, "reason", "is required: tell the proposer why")])
+    with transaction.atomic():
+        locked = _lock_pending(proposal)
+        locked.status = status
+        locked.reason = reason
+        locked.reviewer = reviewer
+        locked.reviewed_at = timezone.now()
+        locked.save()
+        catalog_bump()
+    return locked
+
+
+def proposal_reject(*, proposal: CardProposal, reviewer, reason: str) -> CardProposal:
+    """Reject a pending proposal with a reason the proposer sees."""
+    return _refuse(proposal, reviewer, reason, CardProposal.Status.REJECTED)
+
+
+def proposal_request_changes(*, proposal: CardProposal, reviewer, reason: str) -> CardProposal:
+    """Send a pending proposal back to its proposer, saying what to change."""
+    return _refuse(proposal, reviewer, reason, CardProposal.Status.CHANGES_REQUESTED)
+
+
+EDITOR_GROUPS = {
+    "Card editors": ["review_proposal"],
+    "Trusted card editors": ["review_proposal", "apply_own_proposal"],
+}
+
+
+def editor_groups_ensure(**kwargs) -> None:
+    """Create the editor groups with their permissions (after migrate); admins add members."""
+    from django.contrib.auth.models import Group, Permission
+
+    for name, codenames in EDITOR_GROUPS.items():
+        group, _ = Group.objects.get_or_create(name=name)
+        perms = Permission.objects.filter(content_type__app_label="catalog", codename__in=codenames)
+        group.permissions.add(*perms)

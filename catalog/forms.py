@@ -1,0 +1,132 @@
+"""The proposal form: every field of the card file format, a source and optional scans.
+
+Its check is `catalog.contributions.proposal_check`, the same `validate_card` that
+`import_cards` runs, so the form and the importer accept and refuse the same cards.
+"""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from catalog.contributions import PROPOSAL_FIELDS, ProposalError, proposal_check
+from catalog.models import Card, CardSet, Team
+from catalog.scans import ScanError, scan_check
+
+
+class ProposalForm(forms.Form):
+    set = forms.ChoiceField(label=_("Set"))
+    number = forms.CharField(label=_("Number"), max_length=10)
+    name = forms.CharField(label=_("Name (English)"), required=False, max_length=300)
+    name_ja = forms.CharField(label=_("Name (Japanese)"), required=False, max_length=300)
+    kind = forms.ChoiceField(label=_("Kind"), choices=Card.Kind.choices)
+    position = forms.ChoiceField(
+        label=_("Position"),
+        required=False,
+        choices=[("", "—"), ("FW", "FW"), ("MF", "MF"), ("DF", "DF"), ("GK", "GK")],
+    )
+    person = forms.CharField(label=_("Person"), required=False, max_length=300)
+    team = forms.ChoiceField(label=_("Team"), required=False)
+    shoot = forms.CharField(label=_("Shoot"), required=False, max_length=10)
+    keep = forms.CharField(label=_("Keep"), required=False, max_length=10)
+    defense = forms.CharField(label=_("Defense"), required=False, max_length=10)
+    effect = forms.CharField(
+        label=_("Effect"),
+        required=False,
+        max_length=400,
+        help_text=_(
+            "Clauses separated by ';': draw:N, keep:+N, shoot:+N, defense:+N, "
+            "opp_keep:-N, opp_shoot:-N, opp_defense:-N"
+        ),
+    )
+    rarity = forms.CharField(label=_("Rarity"), required=False, max_length=30)
+    source = forms.CharField(
+        label=_("Source"),
+        max_length=400,
+        help_text=_('Where the data comes from: "my own card", "starter deck booklet", a URL.'),
+    )
+    note = forms.CharField(
+        label=_("Note for the editors"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=4000,
+    )
+    front = forms.FileField(label=_("Scan of the front"), required=False)
+    back = forms.FileField(label=_("Scan of the back"), required=False)
+    apply_now = forms.BooleanField(label=_("Apply at once (trusted editor)"), required=False)
+
+    def __init__(self, *args, trusted: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["set"].choices = [
+            (s.code, f"{s.code} {s.display_name}") for s in CardSet.objects.all()
+        ]
+        self.fields["team"].choices = [("", "—")] + [
+            (t.code, t.display_name) for t in Team.objects.all()
+        ]
+        if not trusted:
+            del self.fields["apply_now"]
+        self.images = {}
+
+    def _clean_scan(self, side: str):
+        upload = self.cleaned_data.get(side)
+        if upload:
+            try:
+                self.images[side] = scan_check(upload)
+            except ScanError as exc:
+                raise forms.ValidationError(str(exc)) from None
+        return upload
+
+    def clean_front(self):
+        return self._clean_scan("front")
+
+    def clean_back(self):
+        return self._clean_scan("back")
+
+    def clean(self):
+        data = super().clean()
+        raw = {name: self.data.get(name, "") for name in PROPOSAL_FIELDS}
+        try:
+            proposal_check(raw)
+        except ProposalError as exc:
+            for problem in exc.problems:
+                field = problem.field if problem.field in self.fields else None
+                if field is None or field not in self.errors:
+                    self.add_error(field, problem.message)
+        self.card_data = raw
+        return data
+
+    @staticmethod
+    def initial_for(card: Card | None, *, set_code: str = "", number: int | None = None) -> dict:
+        """Return the form's starting values: the card as it is (a correction) or a blank number."""
+        if card is None or card.is_sample:
+            return {
+                "set": set_code or (card.card_set_id if card else ""),
+                "number": number or (card.number if card else ""),
+                "kind": "player",
+            }
+        return {
+            "set": card.card_set_id,
+            "number": card.number,
+            "name": card.name,
+            "name_ja": card.name_ja,
+            "kind": card.kind,
+            "position": card.position,
+            "person": card.person,
+            "team": card.team_id or "",
+            "shoot": card.shoot,
+            "keep": card.keep,
+            "defense": card.defense,
+            "effect": card.effect,
+            "rarity": card.rarity,
+        }
+
+
+class ReviewForm(forms.Form):
+    action = forms.ChoiceField(
+        choices=[
+            ("accept", _("Accept")),
+            ("reject", _("Reject")),
+            ("changes", _("Ask for changes")),
+        ]
+    )
+    reason = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 3}), max_length=2000
+    )

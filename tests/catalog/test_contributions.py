@@ -1,0 +1,289 @@
+"""Proposals and their review: permissions, the one check, limits, revisions, history."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.test import Client
+
+from catalog.contributions import (
+    ProposalError,
+    proposal_accept,
+    proposal_create,
+    proposal_reject,
+    proposal_request_changes,
+)
+from catalog.models import Card, CardProposal, CardRevision
+
+pytestmark = pytest.mark.django_db
+
+REAL_12 = {
+    "set": "BS",
+    "number": "12",
+    "name": "Real Striker",
+    "name_ja": "本物 ストライカー",
+    "kind": "player",
+    "position": "FW",
+    "team": "kashima",
+    "shoot": "7",
+    "keep": "2",
+    "defense": "1",
+    "rarity": "R",
+}
+
+
+def grant(user, *codenames):
+    for codename in codenames:
+        user.user_permissions.add(Permission.objects.get(codename=codename))
+    return get_user_model().objects.get(pk=user.pk)  # drop the permission cache
+
+
+@pytest.fixture
+def editor(db):
+    user = get_user_model().objects.create_user("erin", "erin@example.com", "correct-horse-3")
+    return grant(user, "review_proposal")
+
+
+@pytest.fixture
+def editor_client(editor):
+    client = Client()
+    client.force_login(editor)
+    return client
+
+
+def propose(user, **changes):
+    return proposal_create(proposer=user, data={**REAL_12, **changes}, source="my own card")
+
+
+def test_accepting_a_proposal_makes_the_sample_real_in_place_and_records_a_revision(alice, editor):
+    proposal = propose(alice)
+    proposal_accept(proposal=proposal, reviewer=editor)
+    card = Card.objects.get(id="BS-012")
+    assert (card.name, card.is_sample, card.shoot, card.source) == (
+        "Real Striker",
+        False,
+        7,
+        "my own card",
+    )
+    revision = CardRevision.objects.get(card=card)
+    assert (revision.proposed_by, revision.accepted_by, revision.source) == (
+        alice,
+        editor,
+        "my own card",
+    )
+    assert revision.data["name_ja"] == "本物 ストライカー" and revision.proposal == proposal
+    proposal.refresh_from_db()
+    assert proposal.status == "accepted" and proposal.reviewer == editor
+
+
+def test_the_proposal_form_refuses_what_import_cards_refuses(alice_client):
+    count = CardProposal.objects.count()
+    response = alice_client.post(
+        "/cards/propose/", {**REAL_12, "name": "N" * 101, "shoot": "100", "source": "x"}
+    )
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "is 101 characters long (at most 100)" in text
+    assert "100 is out of range (0–99)" in text
+    assert CardProposal.objects.count() == count
+
+
+def test_anonymous_cannot_propose(anon_client):
+    response = anon_client.post("/cards/propose/", {**REAL_12, "source": "x"})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert not CardProposal.objects.exists()
+
+
+def test_a_signed_in_user_proposes_through_the_form(alice_client, alice):
+    response = alice_client.post("/cards/propose/", {**REAL_12, "source": "starter booklet"})
+    assert response.status_code == 302
+    proposal = CardProposal.objects.get()
+    assert (proposal.proposer, proposal.card_id, proposal.status) == (alice, "BS-012", "pending")
+    assert Card.objects.get(id="BS-012").is_sample  # nothing applied before review
+
+
+def test_only_editors_see_the_review_queue(alice_client, editor_client, alice):
+    propose(alice)
+    assert alice_client.get("/review/").status_code == 403
+    response = editor_client.get("/review/")
+    assert response.status_code == 200 and "BS-012" in response.content.decode()
+
+
+def test_a_user_who_is_not_an_editor_cannot_review(alice, bob, bob_client):
+    proposal = propose(alice)
+    with pytest.raises(ProposalError, match="Only editors"):
+        proposal_accept(proposal=proposal, reviewer=bob)
+    assert bob_client.get(proposal.get_absolute_url()).status_code == 404
+    response = bob_client.post(f"/proposals/{proposal.pk}/review/", {"action": "accept"})
+    assert response.status_code in (403, 404)
+    assert CardProposal.objects.get().status == "pending"
+
+
+def test_staff_are_editors(alice, bob):
+    bob.is_staff = True
+    bob.save()
+    proposal_accept(proposal=propose(alice), reviewer=bob)
+    assert not Card.objects.get(id="BS-012").is_sample
+
+
+def test_an_editor_cannot_accept_their_own_proposal(editor):
+    proposal = propose(editor)
+    with pytest.raises(ProposalError, match="cannot accept your own"):
+        proposal_accept(proposal=proposal, reviewer=editor)
+    assert Card.objects.get(id="BS-012").is_sample
+
+
+def test_a_trusted_editor_applies_their_own_proposal_at_once_and_it_is_recorded(editor):
+    trusted = grant(editor, "apply_own_proposal")
+    proposal = proposal_create(proposer=trusted, data=REAL_12, source="my own card", apply_now=True)
+    assert proposal.status == "accepted"
+    revision = CardRevision.objects.get(card_id="BS-012")
+    assert revision.proposed_by == revision.accepted_by == trusted
+
+
+def test_rejecting_needs_a_reason_and_the_proposer_sees_it_on_their_profile(
+    alice, alice_client, editor
+):
+    proposal = propose(alice)
+    with pytest.raises(ProposalError, match="reason"):
+        proposal_reject(proposal=proposal, reviewer=editor, reason="  ")
+    proposal_reject(proposal=proposal, reviewer=editor, reason="The scan shows shoot 6, not 7.")
+    assert Card.objects.get(id="BS-012").is_sample
+    page = alice_client.get("/users/alice/").content.decode()
+    assert "The scan shows shoot 6, not 7." in page and "Rejected" in page
+
+
+def test_asking_for_changes_lets_the_proposer_send_again(alice, alice_client, editor):
+    proposal = propose(alice, shoot="6")
+    proposal_request_changes(proposal=proposal, reviewer=editor, reason="Check the shoot value.")
+    response = alice_client.post(
+        f"/proposals/{proposal.pk}/edit/", {**REAL_12, "source": "my own card, again"}
+    )
+    assert response.status_code == 302
+    proposal.refresh_from_db()
+    assert (proposal.status, proposal.data["shoot"]) == ("pending", "7")
+
+
+def test_a_second_proposal_for_the_same_number_is_shown_beside_the_first(alice, bob, editor_client):
+    first = propose(alice)
+    propose(bob, name="Other Striker")
+    page = editor_client.get(first.get_absolute_url()).content.decode()
+    assert "Other pending proposals for this number" in page and "Other Striker" in page
+
+
+def test_the_review_page_shows_the_field_difference(alice, editor_client):
+    proposal = propose(alice)
+    page = editor_client.get(proposal.get_absolute_url()).content.decode()
+    sample = Card.objects.get(id="BS-012")
+    assert 'id="review-diff"' in page and sample.name in page and "Real Striker" in page
+
+
+def test_the_daily_limit_is_enforced(alice, settings):
+    settings.PROPOSALS_PER_DAY = 2
+    propose(alice)
+    propose(alice, number="13")
+    with pytest.raises(ProposalError, match="2 proposals a day"):
+        propose(alice, number="14")
+    assert CardProposal.objects.filter(proposer=alice).count() == 2
+
+
+def test_card_page_shows_history_and_two_revisions_compare(alice, editor, client):
+    proposal_accept(proposal=propose(alice), reviewer=editor)
+    proposal_accept(proposal=propose(alice, shoot="8"), reviewer=editor)
+    page = client.get("/cards/BS-012/").content.decode()
+    assert "r1" in page and "r2" in page and "my own card" in page
+    compare = client.get("/cards/BS-012/history/?a=1&b=2").content.decode()
+    assert "r1 → r2" in compare.replace("&rarr;", "→")
+
+
+def test_history_api_lists_revisions(alice, editor, client):
+    proposal_accept(proposal=propose(alice), reviewer=editor)
+    data = client.get("/api/cards/bs-012/history/").json()
+    assert data[0]["number"] == 1 and data[0]["proposed_by"] == "alice"
+    assert data[0]["accepted_by"] == "erin" and data[0]["card"]["name"] == "Real Striker"
+    assert "/api/cards/{id}/history/" in client.get("/api/schema/").content.decode()
+
+
+def test_set_page_checklist_counts_real_pending_and_sample(alice, editor, client):
+    proposal_accept(proposal=propose(alice), reviewer=editor)
+    propose(alice, number="13")
+    page = client.get("/sets/BS/").content.decode()
+    assert "Basic Set: 1 of 239 real cards" in page
+    assert "/cards/propose/?set=BS&amp;number=14" in page
+    home = client.get("/").content.decode()
+    assert "Basic Set: 1 of 239 real cards" in home
+
+
+def test_is_pending_finds_the_cards_with_a_proposal_waiting(alice, editor, client):
+    from catalog.selectors import card_search
+
+    client.get("/api/cards/?q=is:pending")  # cached while empty
+    propose(alice)
+    assert list(card_search(query="is:pending").values_list("id", flat=True)) == ["BS-012"]
+    assert "BS-012" not in card_search(query="-is:pending").values_list("id", flat=True)
+    api = client.get("/api/cards/?q=is:pending").json()
+    assert [c["id"] for c in api["results"]] == ["BS-012"]
+    proposal_accept(proposal=CardProposal.objects.get(), reviewer=editor)
+    assert not card_search(query="is:pending").exists()
+    assert "BS-012" in card_search(query="-is:sample").values_list("id", flat=True)
+    assert "BS-012" not in card_search(query="is:sample").values_list("id", flat=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_daily_limit_holds_under_concurrent_proposals(settings):
+    """Eight requests at once for a user with two left: exactly two are saved (PostgreSQL)."""
+    import threading
+
+    from django.db import connection, connections
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL (SQLite serialises every write anyway)")
+    settings.PROPOSALS_PER_DAY = 2
+    from catalog.services import catalog_load
+
+    catalog_load()
+    user = get_user_model().objects.create_user("carol", "carol@example.com", "correct-horse-4")
+    barrier = threading.Barrier(8)
+    outcomes = []
+
+    def send(number):
+        try:
+            barrier.wait()
+            propose(user, number=str(number))
+            outcomes.append("saved")
+        except ProposalError:
+            outcomes.append("refused")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=send, args=(20 + i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["refused"] * 6 + ["saved"] * 2
+    assert CardProposal.objects.filter(proposer=user).count() == 2
+
+
+def test_members_of_the_card_editors_group_are_editors(alice, bob):
+    from django.contrib.auth.models import Group
+
+    from catalog.contributions import is_editor, is_trusted
+
+    Group.objects.get(name="Card editors").user_set.add(bob)
+    bob = get_user_model().objects.get(pk=bob.pk)
+    assert is_editor(bob) and not is_trusted(bob)
+    proposal_accept(proposal=propose(alice), reviewer=bob)
+    assert not Card.objects.get(id="BS-012").is_sample
+
+
+def test_the_queue_marks_numbers_with_several_pending_proposals(alice, bob, editor_client):
+    propose(alice)
+    propose(bob, name="Other Striker")
+    propose(bob, number="13")
+    page = editor_client.get("/review/").content.decode()
+    assert page.count("×2") == 2 and "×1" not in page
+
+
+def test_editors_find_the_review_queue_in_the_menu(alice_client, editor_client):
+    assert 'href="/review/"' in editor_client.get("/").content.decode()
+    assert 'href="/review/"' not in alice_client.get("/").content.decode()

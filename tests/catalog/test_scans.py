@@ -1,0 +1,134 @@
+"""Scans: only decodable images within the limits, three sizes, no metadata kept."""
+
+import io
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from PIL import Image
+
+from catalog.models import CardProposal, CardScan
+
+pytestmark = pytest.mark.django_db
+
+FORM = {
+    "set": "BS",
+    "number": "12",
+    "name": "Real Striker",
+    "kind": "player",
+    "position": "FW",
+    "shoot": "7",
+    "source": "my own card",
+}
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    return tmp_path
+
+
+def jpeg(size=(900, 1260), exif=True) -> bytes:
+    image = Image.new("RGB", size, (30, 120, 60))
+    out = io.BytesIO()
+    kwargs = {}
+    if exif:
+        data = Image.Exif()
+        data[0x010F] = "PhoneMaker"  # Make
+        data[0x0132] = "2026:01:01 10:00:00"  # DateTime
+        kwargs["exif"] = data.tobytes()
+    image.save(out, format="JPEG", **kwargs)
+    return out.getvalue()
+
+
+def upload(content: bytes, name="front.jpg", kind="image/jpeg"):
+    return SimpleUploadedFile(name, content, content_type=kind)
+
+
+def test_a_photo_is_kept_in_three_sizes_without_its_exif_data(alice_client, media):
+    original = jpeg()
+    assert Image.open(io.BytesIO(original)).getexif()  # the upload does carry EXIF
+    response = alice_client.post("/cards/propose/", {**FORM, "front": upload(original)})
+    assert response.status_code == 302
+    scan = CardScan.objects.get()
+    assert (scan.side, scan.width, scan.height) == ("front", 900, 1260)
+    widths = {}
+    for name in ("thumbnail", "normal", "large"):
+        stored = getattr(scan, name)
+        assert (media / stored.name).exists()
+        with Image.open(stored.path) as image:
+            widths[name] = image.width
+            assert not image.getexif() and "exif" not in image.info
+    assert widths == {"thumbnail": 146, "normal": 488, "large": 745}
+    assert scan.proposal == CardProposal.objects.get()
+
+
+def test_a_file_that_is_not_an_image_is_refused_and_nothing_is_saved(alice_client):
+    response = alice_client.post(
+        "/cards/propose/", {**FORM, "front": upload(b"%PDF-1.4 not an image", "front.jpg")}
+    )
+    assert response.status_code == 400
+    assert "not an image that can be read" in response.content.decode()
+    assert not CardProposal.objects.exists() and not CardScan.objects.exists()
+
+
+def test_a_truncated_image_is_refused(alice_client):
+    response = alice_client.post("/cards/propose/", {**FORM, "back": upload(jpeg()[:400])})
+    assert response.status_code == 400
+    assert not CardProposal.objects.exists()
+
+
+def test_an_image_over_the_byte_limit_is_refused(alice_client, settings):
+    settings.SCAN_MAX_BYTES = 1000
+    response = alice_client.post("/cards/propose/", {**FORM, "front": upload(jpeg())})
+    assert response.status_code == 400
+    assert "the limit is 1,000 bytes" in response.content.decode()
+    assert not CardProposal.objects.exists()
+
+
+def test_an_image_over_the_pixel_limit_is_refused(alice_client, settings):
+    settings.SCAN_MAX_PIXELS = 100_000
+    response = alice_client.post("/cards/propose/", {**FORM, "front": upload(jpeg())})
+    assert response.status_code == 400
+    assert "900×1260 pixels; the limit is 100,000 pixels" in response.content.decode()
+    assert not CardProposal.objects.exists()
+
+
+def test_a_gif_is_refused_by_format(alice_client):
+    out = io.BytesIO()
+    Image.new("RGB", (20, 20)).save(out, format="GIF")
+    response = alice_client.post("/cards/propose/", {**FORM, "front": upload(out.getvalue())})
+    assert response.status_code == 400
+    assert "GIF images are not accepted" in response.content.decode()
+
+
+def test_an_accepted_scan_appears_on_the_card_page(alice, alice_client, bob, client):
+    from catalog.contributions import proposal_accept
+
+    alice_client.post("/cards/propose/", {**FORM, "front": upload(jpeg())})
+    bob.is_staff = True
+    bob.save()
+    proposal_accept(proposal=CardProposal.objects.get(), reviewer=bob)
+    page = client.get("/cards/BS-012/").content.decode()
+    scan = CardScan.objects.get()
+    assert scan.card_id == "BS-012" and scan.normal.url in page and scan.thumbnail.url in page
+
+
+def test_the_s3_setting_selects_django_storages(monkeypatch):
+    import importlib
+
+    import cardsite.settings as site_settings
+
+    monkeypatch.setenv("SCAN_STORAGE", "s3")
+    monkeypatch.setenv("S3_BUCKET", "cards")
+    monkeypatch.setenv("S3_ENDPOINT_URL", "http://127.0.0.1:9000")
+    try:
+        reloaded = importlib.reload(site_settings)
+        backend = reloaded.STORAGES["default"]
+        assert backend["BACKEND"] == "storages.backends.s3.S3Storage"
+        assert backend["OPTIONS"]["bucket_name"] == "cards"
+        from storages.backends.s3 import S3Storage
+
+        assert S3Storage(**backend["OPTIONS"]).bucket_name == "cards"
+    finally:
+        monkeypatch.delenv("SCAN_STORAGE")
+        importlib.reload(site_settings)

@@ -1,0 +1,177 @@
+"""Sample → real: decks holding a changed card are re-validated and versioned, never emptied."""
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.db.models import ProtectedError
+
+from catalog.models import Card
+from decks.selectors import deck_content
+from decks.services import deck_create
+
+pytestmark = pytest.mark.django_db
+
+
+def real_file(tmp_path, cards):
+    path = tmp_path / "real.json"
+    path.write_text(json.dumps(cards), encoding="utf-8")
+    return str(path)
+
+
+def test_replace_sample_keeps_every_card_of_a_users_deck_and_versions_it(
+    alice, legal_content, tmp_path
+):
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    held = sorted(legal_content.deck)[0]
+    number = int(held.split("-")[1])
+    path = real_file(
+        tmp_path,
+        [
+            {
+                "set": "BS",
+                "number": number,
+                "name": "Real Event",
+                "name_ja": "本物",
+                "kind": "event",
+                "effect": "draw:1",
+            }
+        ],
+    )
+    call_command("import_cards", path, "--replace-sample")
+    deck.refresh_from_db()
+    assert deck_content(deck) == legal_content  # nothing silently dropped
+    assert deck.is_legal is False  # a person card became an event: R-DECK-3 now fails
+    version = deck.versions.order_by("-number").first()
+    assert version.number == 2 and version.catalog_change
+    assert f"{held} is now the real card “Real Event / 本物”" in version.summary
+    assert version.is_legal is False
+
+
+def test_replace_sample_removes_only_the_sample_cards_no_deck_holds(alice, legal_content, tmp_path):
+    deck_create(owner=alice, name="Attack", content=legal_content)
+    path = real_file(
+        tmp_path,
+        [{"set": "BS", "number": 239, "name": "Real", "kind": "player", "position": "DF"}],
+    )
+    call_command("import_cards", path, "--replace-sample")
+    kept = set(Card.objects.filter(card_set_id="BS", is_sample=True).values_list("id", flat=True))
+    assert set(legal_content.card_ids()) <= kept
+
+
+def test_a_card_a_deck_holds_cannot_be_deleted(alice, legal_content):
+    deck_create(owner=alice, name="Attack", content=legal_content)
+    with pytest.raises(ProtectedError):
+        Card.objects.filter(id=legal_content.goalkeeper).delete()
+
+
+def test_a_stat_correction_versions_the_deck_without_changing_its_content(
+    alice, legal_content, tmp_path
+):
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    card = Card.objects.get(id=sorted(legal_content.deck)[0])
+    row = {
+        "set": "BS",
+        "number": card.number,
+        "name": card.name,
+        "kind": card.kind,
+        "position": card.position,
+        "person": card.person,
+        "shoot": 9,
+        "keep": card.keep,
+        "defense": card.defense,
+    }
+    call_command("import_cards", real_file(tmp_path, [row]))
+    deck.refresh_from_db()
+    version = deck.versions.order_by("-number").first()
+    assert version.catalog_change and deck.is_legal
+    assert f"{card.id} is now the real card" in version.summary
+
+
+def test_accepting_a_proposal_re_validates_the_decks_holding_the_card_and_tells_the_owner(
+    alice, bob, legal_content
+):
+    from django.test import Client
+
+    from catalog.contributions import proposal_accept, proposal_create
+
+    bob.is_staff = True
+    bob.save()
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    card_id = sorted(legal_content.deck)[0]
+    data = {
+        "set": "BS",
+        "number": card_id.split("-")[1],
+        "name": "Real Event",
+        "kind": "event",
+        "effect": "draw:1",
+    }
+    proposal = proposal_create(proposer=alice, data=data, source="my own card")
+    proposal_accept(proposal=proposal, reviewer=bob)
+    deck.refresh_from_db()
+    version = deck.versions.order_by("-number").first()
+    assert not deck.is_legal and version.catalog_change
+    assert f"{card_id} is now the real card" in version.summary
+    client = Client()
+    client.force_login(alice)
+    html = client.get(deck.get_absolute_url()).content.decode()
+    assert 'id="catalog-notice"' in html and "now fail" in html and "R-DECK-" in html
+    assert deck_content(deck) == legal_content
+
+
+def test_a_whole_real_list_imports_through_the_same_path(alice, legal_content, tmp_path):
+    from catalog.importer import export_rows
+    from catalog.models import CardRevision
+
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    rows = [row for row in export_rows() if row["set"] == "BS"]
+    for row in rows:
+        row.update(is_sample=False, status="real", source="", name=row["name"] + " (real)")
+    call_command("import_cards", real_file(tmp_path, rows), "--source", "Basic Set binder")
+    assert not Card.objects.filter(card_set_id="BS", is_sample=True).exists()
+    assert CardRevision.objects.filter(card__card_set_id="BS", number=1).count() == 239
+    assert set(CardRevision.objects.values_list("source", flat=True)) == {"Basic Set binder"}
+    deck.refresh_from_db()
+    versions = deck.versions.order_by("-number")
+    assert versions.count() == 2 and versions[0].catalog_change  # one version for the import
+    assert deck.is_legal and deck_content(deck) == legal_content
+
+
+def test_an_admin_edit_records_a_revision_and_re_validates_decks(alice, legal_content):
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from catalog.importer import card_row
+
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    admin = get_user_model().objects.create_superuser("root", "root@example.com", "pw-123456")
+    client = Client()
+    client.force_login(admin)
+    card = Card.objects.get(id=sorted(legal_content.deck)[0])
+    row = card_row(card)
+    form = {
+        "id": card.id,
+        "card_set": card.card_set_id,
+        "number": card.number,
+        "name": "Admin Fixed",
+        "name_ja": row["name_ja"],
+        "kind": card.kind,
+        "position": card.position,
+        "person": card.person,
+        "team": card.team_id or "",
+        "shoot": card.shoot,
+        "keep": card.keep,
+        "defense": card.defense,
+        "effect": "",
+        "rarity": card.rarity,
+        "source": "",
+    }
+    response = client.post(f"/admin/catalog/card/{card.id}/change/", form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    card.refresh_from_db()
+    assert card.name == "Admin Fixed" and card.revisions.get().accepted_by == admin
+    assert "“Admin Fixed" in deck.versions.order_by("-number").first().summary
+    bad = client.post(f"/admin/catalog/card/{card.id}/change/", {**form, "name": "N" * 101})
+    assert bad.status_code == 200 and Card.objects.get(id=card.id).name == "Admin Fixed"
+    delete = client.post(f"/admin/catalog/card/{card.id}/delete/", {"post": "yes"})
+    assert Card.objects.filter(id=card.id).exists() and delete.status_code in (200, 302)
