@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-fast setup lint format check services clean
+.PHONY: run serve test test-fast setup lint format check services clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,25 @@ run: setup
 	$(PY) manage.py migrate --no-input -v1
 	$(PY) manage.py load_catalog
 	$(PY) manage.py runlab --host $(HOST) --port $(PORT)
+
+# The production-like stack (docs/deploy.md): DEBUG off, PostgreSQL, Redis, collected static files,
+# gunicorn + a Celery worker + Celery beat. A SECRET_KEY is made once into var/secret_key unless
+# the environment has one. SECURE_SSL_REDIRECT=0 serves plain http here; set it to 1 (or let
+# the TLS proxy in front redirect) on a public host.
+SERVE_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/cardlab
+SERVE_REDIS_URL ?= redis://127.0.0.1:6379/0
+serve: setup
+	@mkdir -p var && if [ -z "$$SECRET_KEY" ] && [ ! -s var/secret_key ]; then \
+	  (umask 077 && $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key); fi
+	@set -e; export DEBUG=0 SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}" \
+	  DATABASE_URL="$${DATABASE_URL:-$(SERVE_DATABASE_URL)}" REDIS_URL="$${REDIS_URL:-$(SERVE_REDIS_URL)}" \
+	  SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" SERVE_MEDIA="$${SERVE_MEDIA:-1}"; \
+	echo "make serve: database $$DATABASE_URL, broker $$REDIS_URL"; \
+	$(PY) manage.py collectstatic --no-input -v0; \
+	$(PY) manage.py migrate --no-input -v1; \
+	$(PY) manage.py load_catalog; \
+	$(PY) manage.py check --deploy --fail-level WARNING; \
+	exec $(PY) manage.py runstack --host $(HOST) --port $(PORT)
 
 # The whole suite on PostgreSQL and Redis when they answer (CI always), else SQLite.
 test: setup

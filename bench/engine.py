@@ -1,7 +1,8 @@
 """Benchmarks and the policy ladder for the Eleven Stars engine (one core, no Django).
 
     .venv/bin/python bench/engine.py                 # speed figures
-    .venv/bin/python bench/engine.py ladder -n 10000 # win rates between the bot policies
+    .venv/bin/python bench/engine.py ladder -n 200   # the Elo ladder of the bots
+    .venv/bin/python bench/engine.py ladder --prebuilt  # the same on the prebuilt decks
 
 Speed is measured here, never asserted in tests (see STYLE.md).
 """
@@ -9,6 +10,7 @@ Speed is measured here, never asserted in tests (see STYLE.md).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -18,6 +20,8 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from play.engine import pk  # noqa: E402
+from play.engine.ladder import pairing, ratings  # noqa: E402
+from play.engine.policies import LADDER  # noqa: E402
 from play.engine.runner import play_match  # noqa: E402
 from play.engine.testing import sample_side_deck  # noqa: E402
 
@@ -81,6 +85,38 @@ def pk_figures(pool: list) -> dict[str, float]:
     }
 
 
+def search_ms_per_decision(pool: list, matches: int, name: str = "search") -> float:
+    """Return the search bot's mean milliseconds per decision (against greedy)."""
+    from play.engine.policies import get_policy
+
+    search = get_policy(name)
+    spent = 0.0
+    decisions = 0
+
+    class Timed:
+        def __init__(self) -> None:
+            self.name = search.name
+
+        def choose(self, state, rng):
+            nonlocal spent, decisions
+            start = time.perf_counter()
+            action = search.choose(state, rng)
+            spent += time.perf_counter() - start
+            decisions += 1
+            return action
+
+    for seed in range(matches):
+        play_match(
+            pool[seed % DECKS],
+            pool[(seed * 7 + 3) % DECKS],
+            policy_a=Timed(),
+            policy_b="greedy",
+            seed=seed,
+            log=False,
+        )
+    return 1000 * spent / decisions
+
+
 def speed(args: argparse.Namespace) -> None:
     pool = decks()
     matches_per_second(pool, 20, log=False)  # warm caches
@@ -100,57 +136,93 @@ def speed(args: argparse.Namespace) -> None:
     )
     print(f"simulated shootouts (cards):  {figures['full_per_s']:8.0f} /s")
     print(f"simulated shootouts (counts): {figures['counts_per_s']:8.0f} /s")
+    if args.search:
+        ms = search_ms_per_decision(pool, args.search)
+        print(f"search bot (16 rollouts), vs greedy: {ms:8.2f} ms a decision")
 
 
-LADDER = [
+PAIRS = [  # head-to-head figures beside the ladder
     ("greedy", "random"),
-    ("random", "greedy"),
-    ("random", "random"),
-    ("greedy", "greedy"),
     ("greedy", "passive"),
     ("random", "passive"),
     ("passive", "passive"),
 ]
 
 
+def random_legal_deals(count: int, offset: int = 0) -> list:
+    """Return `count` deals of random legal sample decks (deck A, deck B, seed)."""
+    return [
+        (sample_side_deck(offset + seed), sample_side_deck(offset + 10_000 + seed), seed)
+        for seed in range(count)
+    ]
+
+
+def prebuilt_deals(count: int) -> list:
+    """Return deals between the catalog's prebuilt decks (needs Django and a loaded catalog)."""
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
+    django.setup()
+    from decks.models import Deck
+    from play.simulation import side_deck
+
+    try:
+        from play.services import version_snapshot
+    except ImportError:  # the play app's services moved into a package
+        from play.services.decks import version_snapshot  # type: ignore[no-redef]
+
+    sides = []
+    for deck in Deck.objects.filter(is_sample=True).order_by("name"):
+        version = deck.versions.order_by("-pk").first()
+        snapshot, problems = version_snapshot(version) if version else ({}, ["no version"])
+        if not problems:
+            sides.append(side_deck(snapshot))
+    if len(sides) < 2:
+        raise SystemExit("No prebuilt sample decks: load the catalog first (make run).")
+    return [
+        (sides[seed % len(sides)], sides[(seed * 7 + 1) % len(sides)], seed)
+        for seed in range(count)
+    ]
+
+
 def ladder(args: argparse.Namespace) -> None:
-    pairs = LADDER if not args.pair else [tuple(args.pair.split(":"))]
-    print(f"{args.matches} matches a pair, sample decks, seeds 0..{args.matches - 1}")
-    for policy_a, policy_b in pairs:
-        wins = goals_a = goals_b = shootouts = 0
+    deals = prebuilt_deals(args.matches) if args.prebuilt else random_legal_deals(args.matches)
+    kind = "prebuilt decks" if args.prebuilt else "random legal sample decks"
+    rungs = args.rungs.split(",") if args.rungs else list(LADDER)
+    print(f"{len(deals)} deals x 2 seats a rung, {kind}; 95% Wilson intervals")
+    chain = []
+    for lower, upper in zip(rungs, rungs[1:], strict=False):
         start = time.perf_counter()
-        for seed in range(args.matches):
-            outcome = play_match(
-                sample_side_deck(seed % 1000),
-                sample_side_deck(1000 + (seed * 7) % 1000),
-                policy_a=policy_a,
-                policy_b=policy_b,
-                seed=seed,
-                log=False,
-            )
-            wins += outcome.winner == "A"
-            goals_a += outcome.goals["A"]
-            goals_b += outcome.goals["B"]
-            shootouts += outcome.pk
-        n = args.matches
+        result = pairing(upper, lower, deals)
+        chain.append(result)
+        low, high = result.interval
         print(
-            f"{policy_a:>7} (A) vs {policy_b:<7} (B): A wins {wins / n:6.1%}  "
-            f"goals {goals_a / n:5.2f} : {goals_b / n:5.2f}  shootouts {shootouts / n:5.1%}  "
+            f"{upper:>13} over {lower:<13} {result.rate:6.1%}  [{low:6.1%}, {high:6.1%}]  "
+            f"Elo {result.elo:+6.0f}  {'clear' if result.clear else 'NOT clear'}  "
             f"[{time.perf_counter() - start:.0f} s]"
         )
+    for name, rating in ratings(chain).items():
+        print(f"  Elo {name:<13} {rating:+7.0f}")
+    if args.pairs:
+        for upper, lower in PAIRS:
+            result = pairing(upper, lower, deals)
+            print(f"{upper:>13} vs {lower:<13} {result.rate:6.1%}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", nargs="?", default="speed", choices=("speed", "ladder"))
     parser.add_argument("-n", "--matches", type=int, default=None)
-    parser.add_argument("--pair", help="one pair for the ladder, e.g. greedy:random")
+    parser.add_argument("--rungs", help="comma-separated rungs, weakest first (default: LADDER)")
+    parser.add_argument("--prebuilt", action="store_true", help="the catalog's prebuilt decks")
+    parser.add_argument("--pairs", action="store_true", help="also head-to-head figures")
+    parser.add_argument("--search", type=int, default=0, help="speed: time N search matches")
     args = parser.parse_args()
     if args.what == "speed":
         args.matches = args.matches or 500
         speed(args)
     else:
-        args.matches = args.matches or 2000
+        args.matches = args.matches or 200
         ladder(args)
 
 

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -80,6 +81,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The Content-Security-Policy header (django-csp), in every mode so a page that breaks it
+    # fails in development and tests too, not first in production.
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -131,9 +135,11 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # RedisCache that answers "not cached" while Redis is down, instead of a 500.
+            "BACKEND": "cardsite.cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "cardlab",
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
 else:
@@ -160,7 +166,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# `collectstatic` writes here; with DEBUG off the app serves static files only from here
+# (WhiteNoise), so `make serve` runs collectstatic before it starts (docs/deploy.md).
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 NODE_MODULES = BASE_DIR / "node_modules"
 # Front-end libraries come pinned from npm (package.json + lock) and are served from here.
 STATICFILES_DIRS = [
@@ -235,9 +243,30 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"PolicyEnum": "play.simulations.core.POLICIES"},
 }
 
+# Content-Security-Policy (django-csp): scripts and styles only from our own static files or
+# with the request's nonce (`{{ request.csp_nonce }}`); no inline handlers or style attributes.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
 # Production hardening: on whenever DEBUG is off, so `check --deploy` is clean.
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    if not SECURE_SSL_REDIRECT:
+        # Turned off on purpose: the TLS proxy in front redirects http to https itself, or the
+        # stack is tried out locally over plain http (docs/deploy.md).
+        SILENCED_SYSTEM_CHECKS = ["security.W008"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -268,8 +297,18 @@ else:
         "store_processed": False,
     }
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 3600)
+# Ten priority levels, served lowest number first: fair sharing of workers between users
+# (play.services.queue_chunks). Every Redis client of the app must use the same options.
+REDIS_TRANSPORT_PRIORITIES = {
+    "priority_steps": list(range(10)),
+    "sep": ":",
+    "queue_order_strategy": "priority",
+}
 if REDIS_URL:
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+        **REDIS_TRANSPORT_PRIORITIES,
+    }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -288,15 +327,26 @@ SIMULATION_MAX_ACTIVE_PER_USER = env_int("SIMULATION_MAX_ACTIVE_PER_USER", 3)
 SIMULATION_MAX_ATTEMPTS = env_int("SIMULATION_MAX_ATTEMPTS", 3)
 SIMULATION_RETRY_BACKOFF = env_int("SIMULATION_RETRY_BACKOFF", 1)
 SIMULATION_STALL_SECONDS = env_int("SIMULATION_STALL_SECONDS", 120)
+# Database/broker errors retried without counting an attempt (backoff 1, 2, 4 … 30 s).
+SIMULATION_MAX_TRANSIENT_RETRIES = env_int("SIMULATION_MAX_TRANSIENT_RETRIES", 40)
+# Chunk messages a create request publishes itself; the control worker publishes the rest.
+SIMULATION_PUBLISH_INLINE = env_int("SIMULATION_PUBLISH_INLINE", 100)
+# Fair sharing: every this many queued chunks of one owner lower their priority by one step.
+SIMULATION_FAIR_STEP = env_int("SIMULATION_FAIR_STEP", 4)
 # Runs per chunk; each batch kind (play/simulations/kinds/) names the one it uses.
 SIMULATION_CHUNK_PK = env_int("SIMULATION_CHUNK_PK", 5000)
 SIMULATION_CHUNK_MATCHES = env_int("SIMULATION_CHUNK_MATCHES", 500)
 SIMULATION_CHUNK_GAMES = env_int("SIMULATION_CHUNK_GAMES", 1000)
 SIMULATION_CHUNK_SIZE: dict[str, int] = {}  # per-kind overrides by kind key (tests use them)
+# Two queues: "chunks" for simulation work (the default), "control" for the reconciler, consumed
+# by a worker of its own (runlab, runstack), so a backlog of chunks can never delay it.
+CELERY_TASK_DEFAULT_QUEUE = "chunks"
+CONTROL_QUEUE = "control"
 CELERY_BEAT_SCHEDULE = {
     "reconcile-simulations": {
         "task": "play.tasks.simulation_reconcile",
         "schedule": float(env_int("SIMULATION_RECONCILE_EVERY", 30)),
+        "options": {"queue": CONTROL_QUEUE, "expires": env_int("SIMULATION_RECONCILE_EVERY", 30)},
     }
 }
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["simulations"] = os.environ.get(

@@ -2,11 +2,14 @@
 
 from django.conf import settings
 from django.contrib import admin
+from django.http import HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from cardsite.health import health
 from catalog.api import CardSetViewSet, CardViewSet, card_list
 from catalog.contrib_views import scan_file
 from decks.api import DeckViewSet
@@ -19,11 +22,14 @@ router.register("decks", DeckViewSet, basename="deck")
 router.register("simulations", SimulationViewSet, basename="simulation")
 
 urlpatterns = [
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin's).
+    path("favicon.ico", lambda request: HttpResponsePermanentRedirect(static("img/favicon.svg"))),
     path("admin/", admin.site.urls),
     path("i18n/setlang/", set_language, name="set_language"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/ping/", include("cardsite.health")),
+    path("api/health/", health, name="health"),
     # JSON clients of the card list skip DRF (catalog.api.card_list); the router's route stays
     # for browsers (browsable API) and the schema.
     path("api/cards/", card_list, name="card-list-json"),

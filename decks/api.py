@@ -16,8 +16,8 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
 
+from cardsite.api import AtomicUserRateThrottle
 from decks.content import DeckContent
 from decks.export import deck_as_json, deck_as_text
 from decks.models import Deck
@@ -43,7 +43,7 @@ from decks.text_format import parse_deck_text
 MAX_TEXT = 100_000
 
 
-class WriteRateThrottle(UserRateThrottle):
+class WriteRateThrottle(AtomicUserRateThrottle):
     """Throttle writes (the `writes` rate in settings); reads are not throttled."""
 
     scope = "writes"

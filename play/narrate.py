@@ -80,6 +80,8 @@ class Narrator:
         self.viewer = viewer
         house = (rules or {}).get("house") or {}
         self.max_back_passes = house.get("max_back_passes")
+        # R-PLAY-4: a log without `empty_timing` is a first-edition log (ends_phase).
+        self.empty_passes = house.get("empty_timing") == "passes"
         self.gettext = gettext
         self.totals = {side: {"keep": 0, "shoot": 0, "defense": 0} for side in SIDES}
         self.last_actor: str | None = None
@@ -290,6 +292,13 @@ class Narrator:
                 role=role,
                 side=self.side(side),
                 cards=self.card_list(e["cards"], full=True),
+            )
+        elif self.empty_passes and e["timing"] < 4:
+            text = _(
+                "Timing {timing} ({role}): {side} uses no card and passes; {other} has the next "
+                "timing."
+            ).format(
+                timing=e["timing"], role=role, side=self.side(side), other=self.side(_other(side))
             )
         else:
             text = _("Timing {timing} ({role}): {side} uses no card.").format(

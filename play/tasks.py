@@ -1,10 +1,12 @@
-"""Celery tasks: thin wrappers that take ids and call play.services."""
+"""Celery tasks: thin wrappers that take ids and call play.simulations.services."""
 
 import logging
 
 from celery import shared_task
 from django.conf import settings
+from django.db import close_old_connections, connection
 
+from play import heartbeat
 from play.simulations import services
 
 log = logging.getLogger(__name__)
@@ -16,21 +18,69 @@ log = logging.getLogger(__name__)
     reject_on_worker_lost=True,
     max_retries=None,  # bounded by SIMULATION_MAX_ATTEMPTS, counted in the chunk row
 )
-def simulation_chunk_run(self, batch_id: int, chunk_index: int) -> bool:
-    """Compute one chunk of a batch (idempotent: a finished chunk is skipped)."""
+def simulation_chunk_run(
+    self, batch_id: int, chunk_index: int, count_attempt: bool = True, transient: int = 0
+) -> bool:
+    """Compute one chunk of a batch (idempotent: a finished chunk is skipped).
+
+    A database or broker error is the infrastructure's, not the chunk's: the connection is
+    dropped (never written to again) and the task retried with backoff without counting an
+    attempt, up to SIMULATION_MAX_TRANSIENT_RETRIES (then it counts like any error). Any other
+    error is recorded on the chunk row and retried; past SIMULATION_MAX_ATTEMPTS the batch fails.
+    """
+    heartbeat.warn_if_reconciler_stale()  # a dead beat shows in the workers' logs too
     try:
-        return services.chunk_run(batch_id=batch_id, index=chunk_index)
+        return services.chunk_run(batch_id=batch_id, index=chunk_index, count_attempt=count_attempt)
     except services.ChunkGaveUp:
         return False
+    except services.transient_errors() as exc:
+        connection.close()  # a broken connection must not be reused for the error handling
+        close_old_connections()
+        if transient < settings.SIMULATION_MAX_TRANSIENT_RETRIES:
+            backoff = min(settings.SIMULATION_RETRY_BACKOFF * 2**transient, 30) or 0.5
+            log.warning(
+                "Chunk %s of batch %s: infrastructure error (%s); retry %d in %.1f s, "
+                "not counted as an attempt",
+                chunk_index,
+                batch_id,
+                exc,
+                transient + 1,
+                backoff,
+            )
+            raise self.retry(
+                args=(batch_id, chunk_index),
+                kwargs={"count_attempt": False, "transient": transient + 1},
+                countdown=backoff,
+            ) from None
+        return _failed(self, batch_id, chunk_index, exc, transient)
     except Exception as exc:
-        error = f"{type(exc).__name__}: {exc}"
-        log.exception("Chunk %s of batch %s failed", chunk_index, batch_id)
+        return _failed(self, batch_id, chunk_index, exc, transient)
+
+
+def _failed(task, batch_id: int, chunk_index: int, exc: Exception, transient: int):
+    error = f"{type(exc).__name__}: {exc}"
+    log.exception("Chunk %s of batch %s failed", chunk_index, batch_id)
+    try:
         services.chunk_record_error(batch_id=batch_id, index=chunk_index, error=error)
-        backoff = settings.SIMULATION_RETRY_BACKOFF * 2**self.request.retries
-        raise self.retry(exc=exc, countdown=min(backoff, 60)) from None
+    except services.transient_errors():
+        connection.close()
+    backoff = settings.SIMULATION_RETRY_BACKOFF * 2 ** min(task.request.retries, 6)
+    raise task.retry(
+        args=(batch_id, chunk_index),
+        kwargs={"count_attempt": True, "transient": transient},
+        exc=exc,
+        countdown=min(backoff, 60),
+    ) from None
+
+
+@shared_task
+def simulation_batch_publish(batch_id: int, start: int) -> int:
+    """Queue the chunks of a big batch beyond the first few (control queue, off the request)."""
+    return services.batch_publish_rest(batch_id=batch_id, start=start)
 
 
 @shared_task
 def simulation_reconcile() -> int:
-    """Re-queue the chunks of stalled batches (run by celery beat)."""
+    """Re-queue the chunks of stalled batches (sent by celery beat to the control queue)."""
+    heartbeat.reconciler_ran()
     return services.batches_reconcile()

@@ -100,6 +100,8 @@ def browser(tmp_path):
         f"--user-data-dir={tmp_path / 'chromium-profile'}",
     ):
         options.add_argument(flag)
+    # Console messages (CSP violations, script errors) readable with driver.get_log("browser").
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.implicitly_wait(0)
     yield driver

@@ -10,9 +10,9 @@ match is a pure function of its decks, options, seed and the actions applied.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import product
-from operator import attrgetter
+from itertools import islice, product
 from typing import NamedTuple
 
 from play.engine.actions import (
@@ -26,6 +26,8 @@ from play.engine.actions import (
 from play.engine.cards import OTHER, SIDES, Card, Side, other
 from play.engine.chance import Chance
 from play.engine.effects import compile_effect
+from play.engine.events import NO_LOG, EventLog, ids, top_first
+from play.engine.judgment import keep_outcome, play_end_reason, shot_outcome
 from play.engine.legality import Problem, deck_problems
 from play.engine.options import (
     DEFAULT_OPTIONS,
@@ -173,17 +175,6 @@ class _SideState:
         self.swaps: tuple[tuple[str, str], ...] = ()
 
 
-_card_id = attrgetter("id")
-
-
-def _ids(cards: list[Card]) -> list[str]:
-    return list(map(_card_id, cards))
-
-
-def _top_first(deck: list[Card]) -> list[str]:
-    return list(map(_card_id, reversed(deck)))
-
-
 def _sub_multisets(counts: list[tuple[str, int]], limit: int) -> list[tuple[str, ...]]:
     """Return every sub-multiset of the counted ids with at most `limit` members."""
     result: list[tuple[str, ...]] = [()]
@@ -194,6 +185,17 @@ def _sub_multisets(counts: list[tuple[str, int]], limit: int) -> list[tuple[str,
             for n in range(min(count, limit - len(chosen)) + 1)
         ]
     return result
+
+
+def _iter_sub_multisets(counts: list[tuple[str, int]]) -> Iterator[tuple[str, ...]]:
+    """Yield every sub-multiset of the counted ids, the empty one first, without a list."""
+    if not counts:
+        yield ()
+        return
+    (card_id, count), rest = counts[0], counts[1:]
+    for tail in _iter_sub_multisets(rest):
+        for n in range(count + 1):
+            yield (card_id,) * n + tail
 
 
 class Match:
@@ -208,6 +210,7 @@ class Match:
         options: Options = DEFAULT_OPTIONS,
         chance: Chance | None = None,
         record_log: bool = True,
+        first_edition_log: bool = False,
     ) -> None:
         for side, deck in zip(SIDES, (side_a, side_b), strict=True):
             problems = deck.problems()
@@ -221,7 +224,11 @@ class Match:
         self._s = {"A": _SideState("A", side_a), "B": _SideState("B", side_b)}
         self._s["A"].opponent = self._s["B"]
         self._s["B"].opponent = self._s["A"]
-        self._events: list[dict] | None = [] if record_log else None
+        self._log = EventLog(forced_field=not first_edition_log) if record_log else NO_LOG
+        self._events: list[dict] | None = self._log.events  # None without a log
+        self._first_edition_log = first_edition_log
+        self._empty_timing_passes = options.empty_timing == "passes"  # R-PLAY-4
+        self._draw_phase_deck_out = options.deck_out == "draw_phase"  # R-DRAW-2
         self.history: list[Action] = []
         self.stats = MatchStats()
         self.result: MatchResult | None = None
@@ -240,7 +247,7 @@ class Match:
         self._deck_out_side: Side | None = None
         for state in self._s.values():  # chance 1 and 2: A's deck, then B's
             state.deck = self._chance.shuffle(state.owned)[::-1]
-        self._initial_decks = {side: _top_first(self._s[side].deck) for side in SIDES}
+        self._initial_decks = {side: top_first(self._s[side].deck) for side in SIDES}
         self._first_kickoff = self._chance.coin_toss()  # chance 3, R-MATCH-4
         self._start_half(1, self._first_kickoff)
 
@@ -254,13 +261,26 @@ class Match:
         options: Options = DEFAULT_OPTIONS,
         chance: Chance | None = None,
         record_log: bool = True,
+        first_edition_log: bool = False,
     ) -> Match:
         """Start a match; raise IllegalDeck if either deck breaks a construction rule.
 
         `chance` replaces the seeded source of shuffles and coin tosses (tests stack decks
         with it); `record_log=False` skips the log for fast batch simulation.
+        `first_edition_log=True` writes the log as the first edition did (no `forced` on kick
+        events, the first edition's `rules.house`); `replay` uses it for first-edition logs.
         """
-        return cls(side_a, side_b, seed=seed, options=options, chance=chance, record_log=record_log)
+        if first_edition_log and options.edition != 1:
+            raise ValueError("A first-edition log needs the first edition's rules.")
+        return cls(
+            side_a,
+            side_b,
+            seed=seed,
+            options=options,
+            chance=chance,
+            record_log=record_log,
+            first_edition_log=first_edition_log,
+        )
 
     @staticmethod
     def _card_table(*decks: SideDeck) -> dict[str, Card]:
@@ -339,11 +359,11 @@ class Match:
             state = self._s[side]
             shown = viewer is None or viewer == side
             sides[side] = {
-                "hand": _ids(state.hand) if shown else None,
+                "hand": ids(state.hand) if shown else None,
                 "hand_count": len(state.hand),
                 "deck_count": len(state.deck),
                 "discard_count": len(state.discard),
-                "in_play": _ids(state.in_play),
+                "in_play": ids(state.in_play),
                 "player_cards_used": state.player_cards,
                 "totals": {"keep": state.keep, "shoot": state.shoot, "defense": state.defense},
                 "goalkeeper": state.goalkeeper.id,
@@ -365,20 +385,96 @@ class Match:
             "result": self.result.to_dict() if self.result else None,
         }
 
+    def determinized(self, viewer: Side, rng) -> Match:
+        """Return a copy without a log, with what `viewer` cannot see dealt at random.
+
+        For bots that search: the viewer knows its own hand, every card on the table, both
+        discard piles and how many cards each deck and hand holds, not the order of the decks
+        or the other hand. The copy deals the other side's hand and deck from the pool of its
+        unseen cards and shuffles the viewer's deck; later shuffles use a new seeded chance.
+        """
+        copy = object.__new__(Match)
+        copy.__dict__.update(self.__dict__)
+        copy._log = NO_LOG
+        copy._events = None
+        copy.history = []
+        copy.stats = MatchStats()
+        copy.score = dict(self.score)
+        copy._chance = Chance(rng.getrandbits(32))
+        states = {}
+        for side, state in self._s.items():
+            new = _SideState.__new__(_SideState)
+            for name in _SideState.__slots__:
+                value = getattr(state, name)
+                setattr(new, name, list(value) if type(value) is list else value)
+            states[side] = new
+        states["A"].opponent = states["B"]
+        states["B"].opponent = states["A"]
+        mine = states[viewer]
+        rng.shuffle(mine.deck)
+        theirs = mine.opponent
+        unseen = theirs.deck + theirs.hand
+        rng.shuffle(unseen)
+        held = len(theirs.hand)
+        theirs.hand = unseen[:held]
+        theirs.deck = unseen[held:]
+        copy._s = states
+        return copy
+
     # ----- decisions ---------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
-        """Return the actions the deciding side may take (all of them, in a fixed order)."""
+    def legal_actions(self, limit: int | None = None) -> list[Action]:
+        """Return the actions the deciding side may take, in a fixed order.
+
+        A big hand has very many plays (a 30-card hand with 9 distinct events has over a
+        million), so `limit` returns only the first `limit` of them; `iter_legal_actions`
+        streams them and `legal_action_count` counts them without listing.
+        """
+        if limit is None:
+            return list(self.iter_legal_actions())
+        return list(islice(self.iter_legal_actions(), limit))
+
+    def iter_legal_actions(self) -> Iterator[Action]:
+        """Yield the legal actions one by one, in the order of `legal_actions`."""
         side = self.actor
         if self.decision == PLAY:
-            return self._play_options(side)
-        if self.decision == SHOT:
-            return [ChooseShot(side, True), ChooseShot(side, False)]
-        if self.decision == GOAL_KICK:
-            return [ChooseGoalKick(side, zone) for zone in GOAL_KICK_ZONES]
-        if self.decision == HALFTIME:
-            return self._swap_options(side)
-        return []
+            yield from self._play_options(side)
+        elif self.decision == SHOT:
+            yield ChooseShot(side, True)
+            yield ChooseShot(side, False)
+        elif self.decision == GOAL_KICK:
+            for zone in GOAL_KICK_ZONES:
+                yield ChooseGoalKick(side, zone)
+        elif self.decision == HALFTIME:
+            yield from self._swap_options(side)
+
+    def legal_action_count(self) -> int:
+        """Return how many legal actions there are (without listing the plays)."""
+        if self.decision == PLAY:
+            players, events, budget = self._play_parts(self.actor)
+            count = len(_sub_multisets(players, budget))
+            for _, copies in events:
+                count *= copies + 1
+            return count
+        if self.decision is None:
+            return 0
+        return len(self.legal_actions())
+
+    def random_legal_action(self, rng) -> Action:
+        """Return a legal action drawn uniformly, without listing every play.
+
+        R-PLAY-2: a play is a set of at most `budget` player cards (few: listed) and any
+        sub-multiset of the event cards (each distinct event's copies chosen independently,
+        which is uniform over the event sub-multisets).
+        """
+        if self.decision != PLAY:
+            return rng.choice(self.legal_actions())
+        side = self.actor
+        players, events, budget = self._play_parts(side)
+        chosen = list(rng.choice(_sub_multisets(players, budget)))
+        for card_id, copies in events:
+            chosen += [card_id] * rng.randint(0, copies)
+        return PlayCards(side, tuple(chosen))
 
     def is_legal(self, action: Action) -> bool:
         """Return whether `action` may be applied now."""
@@ -440,14 +536,20 @@ class Match:
             )
         return None
 
-    def _play_options(self, side: Side) -> list[Action]:
+    def _play_parts(self, side: Side) -> tuple[list, list, int]:
+        """Return the hand's (player id, copies), (event id, copies), and the player budget."""
         state = self._s[side]
         players = Counter(card.id for card in state.hand if card.kind == "player")
         events = Counter(card.id for card in state.hand if card.kind != "player")
-        budget = MAX_PLAYER_CARDS_PER_TURN - state.player_cards
-        player_sets = _sub_multisets(sorted(players.items()), budget)
-        event_sets = _sub_multisets(sorted(events.items()), len(state.hand))
-        return [PlayCards(side, p + e) for p, e in product(player_sets, event_sets)]
+        budget = MAX_PLAYER_CARDS_PER_TURN - state.player_cards  # R-PLAY-2
+        return sorted(players.items()), sorted(events.items()), budget
+
+    def _play_options(self, side: Side) -> Iterator[Action]:
+        players, events, budget = self._play_parts(side)
+        player_sets = _sub_multisets(players, budget)
+        for e in _iter_sub_multisets(events):
+            for p in player_sets:
+                yield PlayCards(side, p + e)
 
     def _swap_pool(self, state: _SideState) -> list[Card]:
         """Return the cards a side may swap out at halftime."""
@@ -518,15 +620,7 @@ class Match:
         self.pending = "kickoff"
         self.ball_zone = self.ball_arrow = None
         self._back_passes = 0
-        if self._events is not None:
-            self._events.append(
-                {
-                    "type": "half_start",
-                    "half": half,
-                    "kickoff": kickoff,
-                    "decks": {side: _top_first(self._s[side].deck) for side in SIDES},
-                }
-            )
+        self._log.half_start(half, kickoff, self._s["A"], self._s["B"])
         self._begin_turn()
 
     def _begin_turn(self) -> None:
@@ -538,33 +632,28 @@ class Match:
         defense.player_cards = defense.keep = defense.shoot = defense.defense = 0
         self.timing = 0
         self.shot = False
-        events = self._events
-        if events is not None:
-            a = self._s["A"]
-            b = a.opponent
-            events.append(
-                {
-                    "type": "turn_start",
-                    "offense": self.offense,
-                    "pending": self.pending,
-                    "ball": None
-                    if self.ball_zone is None
-                    else {"zone": self.ball_zone, "arrow": self.ball_arrow},
-                    "score": dict(self.score),
-                    "hands": {"A": _ids(a.hand), "B": _ids(b.hand)},
-                    "deck_counts": {"A": len(a.deck), "B": len(b.deck)},
-                    "half": self.half,
-                    "turn": self.turn,
-                }
-            )
+        a = self._s["A"]
+        self._log.turn_start(self, a, a.opponent)
+        if self._draw_phase_deck_out:
+            # R-MATCH-3, R-DRAW-2 (deck_out: draw_phase): an empty deck ends the half in the
+            # draw phase, before anyone draws (the offense's deck is looked at first).
+            for state in (offense, defense):
+                if not state.deck:
+                    self._deck_out_side = state.side
+                    return self._end_half()
         for state in (offense, defense):  # R-DRAW-1, offense first (house)
             need = HAND_SIZE - len(state.hand)
             if need > 0 and not self._draw(state, need, "draw_phase"):
-                return self._end_half()
+                return self._end_half()  # R-DRAW-2: a draw-phase draw met an empty deck
         self._kick_phase()
 
     def _draw(self, state: _SideState, count: int, reason: str) -> bool:
-        """Draw `count` cards into the hand; return False if the deck ran out (R-DRAW-2)."""
+        """Draw `count` cards into the hand; return False if that ends the half (R-DRAW-2).
+
+        A draw-phase draw that finds too few cards ends the half under both readings. An extra
+        draw (kick phase, effects) ends it only under `deck_out: any_draw`; under `draw_phase`
+        it takes what is left and the turn goes on.
+        """
         deck = state.deck
         got = count if count <= len(deck) else len(deck)
         if got:
@@ -572,55 +661,28 @@ class Match:
             del deck[-got:]
             drawn.reverse()
             state.hand.extend(drawn)
-            if self._events is not None:
-                self._events.append(
-                    {
-                        "type": "draw",
-                        "side": state.side,
-                        "cards": _ids(drawn),
-                        "reason": reason,
-                        "deck_count": len(deck),
-                        "half": self.half,
-                        "turn": self.turn,
-                    }
-                )
-        if got < count:  # R-DRAW-2, R-MATCH-3: a draw met an empty deck
-            self._deck_out_side = state.side
+            self._log.draw(self, state.side, drawn, reason, len(deck))
+        if got < count and (reason == "draw_phase" or not self._draw_phase_deck_out):
+            self._deck_out_side = state.side  # R-DRAW-2, R-MATCH-3
             return False
         return True
-
-    def _log_kick(self, case: str, choice: str | None) -> None:
-        self._events.append(
-            {
-                "type": "kick",
-                "case": case,
-                "choice": choice,
-                "ball": {"zone": self.ball_zone, "arrow": self.ball_arrow},
-                "shot": self.shot,
-                "half": self.half,
-                "turn": self.turn,
-            }
-        )
 
     def _kick_phase(self) -> None:
         offense = self.offense
         defense = OTHER[offense]
         pending = self.pending
-        logging = self._events is not None
         if pending == "kickoff":  # R-KICK-1
             self.ball_arrow = defense
             self.ball_zone = CENTER_ZONE + TOWARD[defense]
-            if logging:
-                self._log_kick("kickoff", None)
+            self._log.kick(self, "kickoff", None)
             self._begin_play()
         elif pending == "goal_kick":  # R-KICK-2
             self._decide(GOAL_KICK, offense)
-        elif pending == "corner_kick":  # R-KICK-3
+        elif pending == "corner_kick":  # R-KICK-3: a forced shot
             self.shot = True
             self.stats.shots[offense] += 1
             self.stats.corner_kicks[offense] += 1
-            if logging:
-                self._log_kick("corner_kick", None)
+            self._log.kick(self, "corner_kick", None, True)
             if self._draw(self._s[offense], SHOT_DRAW, "corner_kick"):
                 self._begin_play()
             else:
@@ -628,13 +690,12 @@ class Match:
         elif self.ball_zone == PENALTY_ZONE[defense]:  # R-KICK-4
             limit = self.options.max_back_passes
             if limit is not None and self._back_passes >= limit:
-                self._shoot()  # house: the back-pass limit forces the shot
+                self._shoot(forced=True)  # house: the back-pass limit forces the shot
             else:
                 self._decide(SHOT, offense)
         else:  # R-KICK-5
             self.ball_zone += TOWARD[self.ball_arrow]
-            if logging:
-                self._log_kick("advance", None)
+            self._log.kick(self, "advance", None)
             self._begin_play()
 
     def _goal_kick(self, zone: str) -> None:
@@ -642,22 +703,19 @@ class Match:
         self.ball_arrow = OTHER[offense]  # R-KICK-2
         if zone == "penalty_zone":
             self.ball_zone = PENALTY_ZONE[offense]
-            if self._events is not None:
-                self._log_kick("goal_kick", zone)
+            self._log.kick(self, "goal_kick", zone)
             if not self._draw(self._s[offense], GOAL_KICK_DRAW, "goal_kick"):
                 return self._end_half()
         else:
             self.ball_zone = MIDDLE_ZONE[offense]
-            if self._events is not None:
-                self._log_kick("goal_kick", zone)
+            self._log.kick(self, "goal_kick", zone)
         self._begin_play()
 
-    def _shoot(self) -> None:
+    def _shoot(self, forced: bool = False) -> None:
         self.shot = True  # R-KICK-4
         self._back_passes = 0
         self.stats.shots[self.offense] += 1
-        if self._events is not None:
-            self._log_kick("shot_chance", "shoot")
+        self._log.kick(self, "shot_chance", "shoot", forced)
         if self._draw(self._s[self.offense], SHOT_DRAW, "shoot"):
             self._begin_play()
         else:
@@ -667,8 +725,7 @@ class Match:
         self._back_passes += 1  # R-KICK-4
         self.stats.back_passes[self.offense] += 1
         self.ball_zone = MIDDLE_ZONE[OTHER[self.offense]]
-        if self._events is not None:
-            self._log_kick("shot_chance", "back_pass")
+        self._log.kick(self, "shot_chance", "back_pass")
         self._begin_play()
 
     def _begin_play(self) -> None:
@@ -678,10 +735,8 @@ class Match:
     def _play_timing(self, side: Side, card_ids: tuple[str, ...]) -> None:
         user = self._s[side]
         opponent = user.opponent
-        events = self._events
-        if events is not None:
-            at = len(events)
-            events.append(None)  # the `play` event, written below, comes before its effects
+        log = self._log
+        at = log.reserve()  # the `play` event, written below, comes before its effects
         deck_out = False
         if card_ids:
             hand = user.hand
@@ -707,61 +762,30 @@ class Match:
                 opponent.keep += opp[0]
                 opponent.shoot += opp[1]
                 opponent.defense += opp[2]
-                if events is not None:
-                    events.append(
-                        {
-                            "type": "effect",
-                            "side": side,
-                            "card": card.id,
-                            "effect": card.effect,
-                            "delta": {
-                                side: {"keep": own[0], "shoot": own[1], "defense": own[2]},
-                                opponent.side: {"keep": opp[0], "shoot": opp[1], "defense": opp[2]},
-                            },
-                            "half": self.half,
-                            "turn": self.turn,
-                        }
-                    )
+                log.effect(self, side, opponent.side, card, own, opp)
                 if effect.draw and not self._draw(user, effect.draw, "effect"):
-                    deck_out = True  # R-DRAW-2: later cards' effects never resolve
+                    deck_out = True  # R-DRAW-2 (any_draw): later cards' effects never resolve
                     break
-        if events is not None:
-            a = self._s["A"]
-            b = a.opponent
-            events[at] = {
-                "type": "play",
-                "side": side,
-                "timing": self.timing,
-                "cards": list(card_ids),
-                "player_cards_this_turn": user.player_cards,
-                "totals": {
-                    "A": {"keep": a.keep, "shoot": a.shoot, "defense": a.defense},
-                    "B": {"keep": b.keep, "shoot": b.shoot, "defense": b.defense},
-                },
-                "half": self.half,
-                "turn": self.turn,
-            }
+        a = self._s["A"]
+        log.play(at, self, side, card_ids, user.player_cards, a, a.opponent)
         if deck_out:
             return self._end_half()
-        if user.keep <= opponent.keep:  # R-PLAY-4, also after a timing with no card used
-            self._end_play("not_ahead")
-        elif self.timing == LAST_TIMING:
-            self._end_play("timings_done")
+        reason = play_end_reason(  # R-PLAY-4
+            used_cards=bool(card_ids),
+            actor_keep=user.keep,
+            opponent_keep=opponent.keep,
+            timing=self.timing,
+            last_timing=LAST_TIMING,
+            empty_timing_passes=self._empty_timing_passes,
+        )
+        if reason is not None:
+            self._end_play(reason)
         else:
             self.timing += 1  # R-PLAY-1, R-MATCH-2: both sides act in every turn
             self._decide(PLAY, opponent.side)
 
     def _end_play(self, reason: str) -> None:
-        if self._events is not None:
-            self._events.append(
-                {
-                    "type": "play_end",
-                    "reason": reason,
-                    "timing": self.timing,
-                    "half": self.half,
-                    "turn": self.turn,
-                }
-            )
+        self._log.play_end(self, reason)
         self._judge()
 
     def _judge(self) -> None:
@@ -769,82 +793,36 @@ class Match:
         offense = self._s[offense_side]
         defense = offense.opponent
         defense_side = defense.side
-        events = self._events
+        log = self._log
         if self.shot:  # R-JUDGE-1
             keeper = defense.goalkeeper.defense
-            stopping = defense.defense + keeper
-            if offense.shoot > stopping:  # R-JUDGE-2
-                outcome = "goal"
+            outcome = shot_outcome(offense.shoot, defense.defense, keeper)
+            if outcome == "goal":  # R-JUDGE-2
                 self.offense = defense_side
                 self.pending = "kickoff"
-            elif offense.shoot == stopping:  # R-JUDGE-3
-                outcome = "corner_kick"
+            elif outcome == "corner_kick":  # R-JUDGE-3
                 self.pending = "corner_kick"
             else:  # R-JUDGE-4
-                outcome = "goal_kick"
                 self.offense = defense_side
                 self.pending = "goal_kick"
-            if events is not None:
-                events.append(
-                    {
-                        "type": "judge",
-                        "kind": "shot",
-                        "shoot": offense.shoot,
-                        "defense": defense.defense,
-                        "goalkeeper_defense": keeper,
-                        "outcome": outcome,
-                        "half": self.half,
-                        "turn": self.turn,
-                    }
-                )
+            log.judge_shot(self, offense.shoot, defense.defense, keeper, outcome)
             if outcome == "goal":
                 self.score[offense_side] += 1
                 self.stats.goals_by_half[offense_side][self.half - 1] += 1
-                if events is not None:
-                    events.append(
-                        {
-                            "type": "goal",
-                            "side": offense_side,
-                            "score": dict(self.score),
-                            "half": self.half,
-                            "turn": self.turn,
-                        }
-                    )
+                log.goal(self, offense_side)
         else:  # R-JUDGE-5
-            if defense.keep > offense.keep:
-                outcome = "swap"
+            outcome = keep_outcome(offense.keep, defense.keep)
+            if outcome == "swap":
                 self.offense = defense_side
                 self.ball_arrow = offense_side
-            else:
-                outcome = "hold"
             self.pending = None
-            if events is not None:
-                events.append(
-                    {
-                        "type": "judge",
-                        "kind": "keep",
-                        "offense_keep": offense.keep,
-                        "defense_keep": defense.keep,
-                        "outcome": outcome,
-                        "half": self.half,
-                        "turn": self.turn,
-                    }
-                )
+            log.judge_keep(self, offense.keep, defense.keep, outcome)
         if self.offense != offense_side:
             self._back_passes = 0
         for state in (offense, defense):  # R-END-1: every card used this turn is instant
             if state.in_play:
                 state.discard.extend(state.in_play)
-                if events is not None:
-                    events.append(
-                        {
-                            "type": "discard",
-                            "side": state.side,
-                            "cards": _ids(state.in_play),
-                            "half": self.half,
-                            "turn": self.turn,
-                        }
-                    )
+                log.discard(self, state.side, state.in_play)
                 state.in_play = []
         self._begin_turn()
 
@@ -852,16 +830,7 @@ class Match:
         side = self._deck_out_side
         self.timing = 0
         self.stats.deck_out[self.half - 1] = side
-        if self._events is not None:
-            self._events.append(
-                {
-                    "type": "half_end",
-                    "half": self.half,
-                    "reason": "deck_out",
-                    "side": side,
-                    "score": dict(self.score),
-                }
-            )
+        self._log.half_end(self, side)
         if self.half == 1:
             self._decide(HALFTIME, "A")  # R-MATCH-5: A chooses swaps, then B
         elif self.score["A"] != self.score["B"]:  # R-MATCH-1: more goals win
@@ -874,13 +843,7 @@ class Match:
         self._s[side].swaps = swaps
         if side == "A":
             return self._decide(HALFTIME, "B")
-        if self._events is not None:
-            self._events.append(
-                {
-                    "type": "halftime",
-                    "swaps": {s: [list(pair) for pair in self._s[s].swaps] for s in SIDES},
-                }
-            )
+        self._log.halftime(self._s["A"].swaps, self._s["B"].swaps)
         for state in (self._s["A"], self._s["B"]):  # chance 4 and 5: A's deck, then B's
             self._regather(state)
         self._start_half(2, other(self._first_kickoff))  # R-MATCH-4
@@ -911,8 +874,7 @@ class Match:
         self.result = MatchResult(dict(self.score), pk, winner, decided_by)
         self.decision = None
         self.actor = None
-        if self._events is not None:
-            self._events.append({"type": "match_end", **self.result.to_dict()})
+        self._log.match_end(self.result.to_dict())
 
     # ----- the log -----------------------------------------------------------------------
 
@@ -920,6 +882,10 @@ class Match:
     def events(self) -> list[dict]:
         """Return the log events so far (empty when the match records no log)."""
         return list(self._events) if self._events is not None else []
+
+    def events_since(self, index: int) -> list[dict]:
+        """Return the log events from `index` on (a new list; the rest is not copied)."""
+        return self._events[index:] if self._events is not None else []
 
     @property
     def event_count(self) -> int:
@@ -945,7 +911,7 @@ class Match:
             "format": "elevenstars-match-log",
             "version": 1,
             "seed": self.seed,
-            "rules": rules_object(self.options),
+            "rules": rules_object(self.options, first_edition_log=self._first_edition_log),
             "sides": sides,
             "cards": {card_id: card.to_log() for card_id, card in self.cards.items()},
             "events": list(self._events),

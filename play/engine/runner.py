@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from play.engine.actions import Action, ChooseGoalKick, ChooseShot, HalftimeSwaps, PlayCards
 from play.engine.cards import SIDES, Card, Side
 from play.engine.match import GOAL_KICK, HALFTIME, PLAY, SHOT, Match, MatchResult, SideDeck
-from play.engine.options import DEFAULT_OPTIONS, Options
+from play.engine.options import DEFAULT_OPTIONS, Options, is_first_edition_house
 from play.engine.policies import Policy, get_policy, policy_rng
 
 MAX_TURNS = 20_000  # a guard: with a back-pass limit no match comes near it
@@ -66,8 +66,12 @@ def play_match(
     seed: int,
     options: Options = DEFAULT_OPTIONS,
     log: bool = True,
+    first_edition_log: bool = False,
 ) -> MatchOutcome:
-    """Play a whole match between two policies and return its outcome."""
+    """Play a whole match between two policies and return its outcome.
+
+    `first_edition_log` writes the log as the first edition did (tests of old logs only).
+    """
     policies = {"A": _policy(policy_a), "B": _policy(policy_b)}
     match = Match.new(
         dataclasses.replace(side_a, policy=policies["A"].name),
@@ -75,6 +79,7 @@ def play_match(
         seed=seed,
         options=options,
         record_log=log,
+        first_edition_log=first_edition_log,
     )
     rngs = {side: policy_rng(seed, side) for side in SIDES}
     choose = {side: policies[side].choose for side in SIDES}
@@ -166,8 +171,15 @@ def replay(log: dict, *, verify: bool = True) -> Match:
     With `verify`, raise ReplayMismatch unless the rebuilt match writes the very same log.
     """
     side_a, side_b = side_decks_from_log(log)
-    options = Options.from_house(log["rules"]["house"])
-    match = Match.new(side_a, side_b, seed=log["seed"], options=options)
+    house = log["rules"]["house"]
+    options = Options.from_house(house)  # a first-edition log: ends_phase, any_draw
+    match = Match.new(
+        side_a,
+        side_b,
+        seed=log["seed"],
+        options=options,
+        first_edition_log=is_first_edition_house(house),
+    )
     events = log["events"]
     while match.decision is not None:
         at = match.event_count

@@ -5,8 +5,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 
+from cardsite.api import AtomicScopedRateThrottle
 from decks.selectors import decks_readable_by
 from play.models import SimulationBatch
 from play.simulations import core as simulation
@@ -106,7 +106,7 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         return batches_of(self.request.user)
 
     def get_throttles(self):
-        return [ScopedRateThrottle()] if self.action == "create" else []
+        return [AtomicScopedRateThrottle()] if self.action == "create" else []
 
     @extend_schema(request=SimulationCreateSerializer, responses={201: SimulationSerializer})
     def create(self, request):
@@ -129,7 +129,17 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             )
         except services.BatchInvalid as exc:
             raise serializers.ValidationError(exc.errors) from None
-        return Response(SimulationSerializer(batch).data, status=status.HTTP_201_CREATED)
+        return self._created(batch)
+
+    def _created(self, batch):
+        data = SimulationSerializer(batch).data
+        if getattr(batch, "broker_unavailable", False):
+            # Saved and queued for the reconciler: a retry of this request would be a duplicate.
+            data["message"] = (
+                "Queued. The broker is unavailable at the moment; the simulation will start "
+                "when it is back."
+            )
+        return Response(data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: SimulationSerializer})
     def destroy(self, request, pk=None):

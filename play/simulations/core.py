@@ -16,10 +16,12 @@ from play.engine.cards import Card
 from play.engine.match import SideDeck
 from play.engine.options import Options
 from play.engine.pk import pk_win_probability
+from play.engine.policies import LADDER
 from play.engine.runner import play_match
 from play.simulations.stats import mean_of, wilson_interval
 
-POLICIES = ("greedy", "random", "passive")
+# The engine's bots, strongest first (the engine's one registry orders them by strength).
+POLICIES = tuple(reversed(LADDER))
 SAMPLE_LOGS_PER_OPPONENT = 3
 
 

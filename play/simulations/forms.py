@@ -9,6 +9,8 @@ from play.simulations import core as simulation
 from play.simulations import kinds
 
 POLICY_LABELS = {
+    "search-strong": _("Strong search bot (48 rollouts a decision)"),
+    "search": _("Search bot (16 rollouts a decision)"),
     "greedy": _("Greedy bot"),
     "random": _("Random bot"),
     "passive": _("Passive (never plays)"),

@@ -1,10 +1,11 @@
 """Read paths of simulations: who may see which batch, its progress and its results."""
 
-from django.db.models import QuerySet
+from django.conf import settings
+from django.db.models import Count, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from play.models import MatchLog, SimulationBatch
+from play.models import MatchLog, SimulationBatch, SimulationChunk
 from play.simulations import kinds
 
 
@@ -64,4 +65,42 @@ def batch_progress(batch: SimulationBatch) -> dict:
         elapsed = (timezone.now() - batch.started_at).total_seconds()
         eta = elapsed / done * (batch.chunk_count - done)
     runs_done = sum(done_rows.values_list("runs", flat=True))
-    return {"done": done, "total": batch.chunk_count, "runs_done": runs_done, "eta_seconds": eta}
+    return {
+        "done": done,
+        "total": batch.chunk_count,
+        "runs_done": runs_done,
+        "eta_seconds": eta,
+        "queue_position": batch_queue_position(batch),
+    }
+
+
+def batch_queue_position(batch: SimulationBatch) -> int | None:
+    """How many chunks of other users' batches are served before this queued batch starts.
+
+    Counts the unfinished, unclaimed chunks of other active batches whose priority (see
+    `queue_chunks`) is at most this batch's first chunk's, approximated per owner as
+    min(their unclaimed chunks, (rank + 1) x SIMULATION_FAIR_STEP), where rank is this batch's
+    own first-chunk priority. None once the batch is running.
+    """
+    if batch.status != SimulationBatch.Status.QUEUED:
+        return None
+    step = max(1, settings.SIMULATION_FAIR_STEP)
+    mine_before = SimulationChunk.objects.filter(
+        batch__owner_id=batch.owner_id,
+        batch__status__in=SimulationBatch.ACTIVE,
+        batch__created_at__lt=batch.created_at,
+        finished_at__isnull=True,
+    ).count()
+    rank = min(9, mine_before // step)
+    per_owner = (
+        SimulationChunk.objects.filter(
+            batch__status__in=SimulationBatch.ACTIVE,
+            finished_at__isnull=True,
+            last_attempt_at__isnull=True,
+        )
+        .exclude(batch__owner_id=batch.owner_id)
+        .values("batch__owner_id")
+        .annotate(n=Count("id"))
+    )
+    others = sum(min(row["n"], (rank + 1) * step) for row in per_owner)
+    return others + mine_before

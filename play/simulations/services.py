@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.contrib.auth import get_user_model
+from django.db import close_old_connections, connection, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
@@ -59,10 +62,7 @@ def _common_errors(*, owner, runs, seed) -> dict[str, list[str]]:
         errors["seed"] = ["The seed must be a whole number from 0 to 2^63 - 1."]
     active = SimulationBatch.objects.filter(owner=owner, status__in=SimulationBatch.ACTIVE)
     if active.count() >= settings.SIMULATION_MAX_ACTIVE_PER_USER:
-        errors["non_field_errors"] = [
-            f"You already have {settings.SIMULATION_MAX_ACTIVE_PER_USER} batches running; "
-            "wait for one to finish or cancel it."
-        ]
+        errors.update(_limit_error())  # checked again under a lock when the batch is written
     return errors
 
 
@@ -82,8 +82,26 @@ def batch_create(*, owner, request: BatchRequest) -> SimulationBatch:
     versions = prepared.versions
     chunk_size = kind.chunk_size()
     specs = kind.plan(runs=request.runs, chunk_size=chunk_size, opponents=prepared.opponents)
+    # The total planned runs (all opponents or variants together) are capped, and the per-user
+    # active-batch limit is checked under a lock on the owner's row, so parallel requests cannot
+    # both pass the check and insert (14 parallel POSTs once left 11 active batches, limit 3).
+    total = sum(spec.runs for spec in specs)
+    limit = settings.SIMULATION_MAX_RUNS
+    if total > limit:
+        raise BatchInvalid(
+            {
+                "runs": [
+                    f"{request.runs:,} runs for each of {prepared.opponents} opponents or "
+                    f"variants make {total:,} in all; a batch may plan at most {limit:,}."
+                ]
+            }
+        )
     seed = request.seed
     with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+        active = SimulationBatch.objects.filter(owner=owner, status__in=SimulationBatch.ACTIVE)
+        if active.count() >= settings.SIMULATION_MAX_ACTIVE_PER_USER:
+            raise BatchInvalid(_limit_error())
         batch = SimulationBatch.objects.create(
             owner=owner,
             kind=kind.key,
@@ -101,8 +119,68 @@ def batch_create(*, owner, request: BatchRequest) -> SimulationBatch:
             SimulationChunk(batch=batch, index=s.index, opponent=s.opponent, runs=s.runs)
             for s in specs
         )
-        transaction.on_commit(lambda: queue_chunks(batch.id, range(len(specs))))
+        batch.broker_unavailable = False
+        transaction.on_commit(lambda: _publish_new_batch(batch, len(specs)))
     return batch
+
+
+def _limit_error() -> dict[str, list[str]]:
+    return {
+        "non_field_errors": [
+            f"You already have {settings.SIMULATION_MAX_ACTIVE_PER_USER} batches running; "
+            "wait for one to finish or cancel it."
+        ]
+    }
+
+
+# Errors of the infrastructure, not of a chunk: retried with backoff, never counted as attempts.
+def transient_errors() -> tuple[type[BaseException], ...]:
+    from django.db import InterfaceError, OperationalError
+    from kombu.exceptions import OperationalError as BrokerError
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    return (OperationalError, InterfaceError, BrokerError, RedisConnectionError, RedisTimeoutError)
+
+
+def _publish_new_batch(batch: SimulationBatch, count: int) -> None:
+    """Queue a new batch's chunks: the first few here, the rest from the control worker.
+
+    A 12,000-chunk gauntlet published inside the request took 12-38 s; now the request sends at
+    most SIMULATION_PUBLISH_INLINE messages. With the broker down nothing is lost: the batch is
+    saved, `broker_unavailable` tells the caller, and the reconciler queues the never-delivered
+    chunks once the broker is back.
+    """
+    from play.tasks import simulation_batch_publish
+
+    inline = min(count, settings.SIMULATION_PUBLISH_INLINE)
+    try:
+        queue_chunks(batch.id, range(inline))
+        if count > inline:
+            simulation_batch_publish.apply_async((batch.id, inline), queue=settings.CONTROL_QUEUE)
+    except transient_errors() as exc:
+        log.warning("Batch %s saved but not queued (broker unavailable: %s)", batch.id, exc)
+        batch.broker_unavailable = True
+
+
+def batch_publish_rest(*, batch_id: int, start: int) -> int:
+    """Queue chunks `start..` of a batch (control worker); stops early if it was cancelled."""
+    indexes = list(
+        SimulationChunk.objects.filter(
+            batch_id=batch_id, index__gte=start, finished_at__isnull=True
+        )
+        .order_by("index")
+        .values_list("index", flat=True)
+    )
+    sent = 0
+    for offset in range(0, len(indexes), 200):
+        if not SimulationBatch.objects.filter(
+            pk=batch_id, status__in=SimulationBatch.ACTIVE
+        ).exists():
+            break
+        queue_chunks(batch_id, indexes[offset : offset + 200])
+        sent += len(indexes[offset : offset + 200])
+    return sent
 
 
 def lab_batch_create(
@@ -116,10 +194,32 @@ def lab_batch_create(
 
 
 def queue_chunks(batch_id: int, indexes) -> None:
+    """Publish chunk messages, each with a priority from its owner's work queued before it.
+
+    Fair sharing between users: the n-th unfinished chunk of an owner (counting their older
+    active batches first) gets priority n // SIMULATION_FAIR_STEP (0 is served first, at most
+    9), so one user's 12,000-chunk batch fills the low priorities while another user's small
+    batch still starts within a few chunks. Priorities need the Redis broker (queue order
+    strategy "priority"); the filesystem broker of `make run` ignores them.
+    """
     from play.tasks import simulation_chunk_run
 
-    for index in indexes:
-        simulation_chunk_run.delay(batch_id, index)
+    indexes = list(indexes)
+    if not indexes:
+        return
+    batch = SimulationBatch.objects.only("owner_id", "created_at").get(pk=batch_id)
+    ahead = SimulationChunk.objects.filter(
+        batch__owner_id=batch.owner_id,
+        batch__status__in=SimulationBatch.ACTIVE,
+        finished_at__isnull=True,
+    ).filter(
+        Q(batch__created_at__lt=batch.created_at) | Q(batch_id=batch_id, index__lt=min(indexes))
+    )
+    queued_before = ahead.count()
+    step = max(1, settings.SIMULATION_FAIR_STEP)
+    for position, index in enumerate(indexes):
+        priority = min(9, (queued_before + position) // step)
+        simulation_chunk_run.apply_async((batch_id, index), priority=priority)
 
 
 def batch_cancel(*, batch: SimulationBatch) -> bool:
@@ -137,11 +237,15 @@ def batch_fail(*, batch_id: int, reason: str) -> None:
     )
 
 
-def chunk_run(*, batch_id: int, index: int) -> bool:
+def chunk_run(*, batch_id: int, index: int, count_attempt: bool = True) -> bool:
     """Compute one chunk and record it; return False when there was nothing to do.
 
     Safe to run any number of times: a chunk already finished, or of a batch no longer
     active, is skipped; the result write is a conditional UPDATE the first finisher wins.
+    A chunk found finished also finishes its batch if it was the last one: the worker that
+    wrote it may have died (or lost its connection) before marking the batch done.
+    `count_attempt=False` is a retry after an infrastructure error, which is not the chunk's
+    fault and does not use up its SIMULATION_MAX_ATTEMPTS.
     """
     batch = SimulationBatch.objects.filter(pk=batch_id).first()
     if batch is None or not batch.is_active:
@@ -149,8 +253,9 @@ def chunk_run(*, batch_id: int, index: int) -> bool:
     now = timezone.now()
     claimed = SimulationChunk.objects.filter(
         batch_id=batch_id, index=index, finished_at__isnull=True
-    ).update(attempts=F("attempts") + 1, last_attempt_at=now)
+    ).update(attempts=F("attempts") + (1 if count_attempt else 0), last_attempt_at=now)
     if not claimed:
+        batch_finish_if_complete(batch_id=batch_id)
         return False
     chunk = SimulationChunk.objects.get(batch_id=batch_id, index=index)
     if chunk.attempts > settings.SIMULATION_MAX_ATTEMPTS:
@@ -171,17 +276,18 @@ def chunk_run(*, batch_id: int, index: int) -> bool:
     if not kind.keeps_logs:
         keep_logs = 0
     spec = simulation.ChunkSpec(index, chunk.opponent, chunk.runs)
-    result, logs = kind.run_chunk(
-        sides=batch.sides,
-        params=batch.params,
-        spec=spec,
-        seed=simulation.chunk_seed(batch.seed, index),
-        keep_logs=keep_logs,
-    )
+    with chunk_lease(batch_id=batch_id, index=index):
+        result, logs = kind.run_chunk(
+            sides=batch.sides,
+            params=batch.params,
+            spec=spec,
+            seed=simulation.chunk_seed(batch.seed, index),
+            keep_logs=keep_logs,
+        )
     with transaction.atomic():
         won = SimulationChunk.objects.filter(
             batch_id=batch_id, index=index, finished_at__isnull=True
-        ).update(result=result, finished_at=timezone.now(), last_error="")
+        ).update(result=result, finished_at=timezone.now())  # errors stay on the row
         if won:
             MatchLog.objects.bulk_create(
                 [
@@ -199,9 +305,44 @@ def chunk_run(*, batch_id: int, index: int) -> bool:
                 ],
                 ignore_conflicts=True,
             )
-    if won:
-        batch_finish_if_complete(batch_id=batch_id)
+    batch_finish_if_complete(batch_id=batch_id)
     return bool(won)
+
+
+def lease_renew_seconds() -> float:
+    return max(0.5, settings.SIMULATION_STALL_SECONDS / 4)
+
+
+@contextmanager
+def chunk_lease(*, batch_id: int, index: int):
+    """Keep a claimed chunk's lease (`last_attempt_at`) fresh while it computes.
+
+    A thread with its own database connection renews it every SIMULATION_STALL_SECONDS / 4,
+    so the reconciler re-queues a chunk only when its worker stopped renewing (died, lost
+    its node), never one that is merely slow. A failed renewal is retried at the next tick.
+    """
+    stop = threading.Event()
+
+    def renew():
+        try:
+            while not stop.wait(lease_renew_seconds()):
+                try:
+                    SimulationChunk.objects.filter(
+                        batch_id=batch_id, index=index, finished_at__isnull=True
+                    ).update(last_attempt_at=timezone.now())
+                except Exception as exc:  # the next tick tries again
+                    log.warning("Lease of chunk %s/%s not renewed: %s", batch_id, index, exc)
+                    close_old_connections()
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=renew, name=f"lease-{batch_id}-{index}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=10)
 
 
 def chunk_record_error(*, batch_id: int, index: int, error: str) -> None:
@@ -231,12 +372,24 @@ def batches_reconcile(*, stall_seconds: int | None = None) -> int:
     """
     stall = stall_seconds if stall_seconds is not None else settings.SIMULATION_STALL_SECONDS
     cutoff = timezone.now() - timedelta(seconds=stall)
-    stalled = SimulationChunk.objects.filter(
-        batch__status__in=SimulationBatch.ACTIVE,
-        finished_at__isnull=True,
-        batch__created_at__lt=cutoff,
-    ).filter(Q(last_attempt_at__isnull=True) | Q(last_attempt_at__lt=cutoff))
-    pairs = list(stalled.values_list("batch_id", "index"))
+    # Batches whose last chunk was written by a worker that died before marking them done.
+    unfinished = SimulationChunk.objects.filter(batch=OuterRef("pk"), finished_at__isnull=True)
+    complete = SimulationBatch.objects.filter(status__in=SimulationBatch.ACTIVE).filter(
+        ~Exists(unfinished)
+    )
+    for batch_id in complete.values_list("pk", flat=True):
+        if batch_finish_if_complete(batch_id=batch_id):
+            log.info("Closed batch %s: every chunk had finished", batch_id)
+    active = SimulationChunk.objects.filter(
+        batch__status__in=SimulationBatch.ACTIVE, finished_at__isnull=True
+    )
+    # Claimed chunks whose lease expired: their worker stopped renewing it (chunk_lease).
+    stalled = Q(last_attempt_at__lt=cutoff)
+    # Never claimed: re-queued only when the chunk queue is empty, so chunks that are simply
+    # waiting behind a backlog are not queued a second time (the queue once doubled).
+    if chunk_queue_length() == 0:
+        stalled |= Q(last_attempt_at__isnull=True, batch__created_at__lt=cutoff)
+    pairs = list(active.filter(stalled).values_list("batch_id", "index"))
     for batch_id, index in pairs:
         SimulationChunk.objects.filter(batch_id=batch_id, index=index).update(
             last_attempt_at=timezone.now()
@@ -245,3 +398,19 @@ def batches_reconcile(*, stall_seconds: int | None = None) -> int:
     if pairs:
         log.info("Re-queued %d stalled chunk(s)", len(pairs))
     return len(pairs)
+
+
+def chunk_queue_length() -> int | None:
+    """Messages waiting in the chunk queue (None if the broker cannot tell or is down)."""
+    from cardsite.celery import app
+
+    try:
+        with app.connection_for_read() as conn:
+            channel = conn.default_channel
+            # Not passive: an empty Redis queue has no key, and a passive declare would fail.
+            return channel.queue_declare(
+                queue=settings.CELERY_TASK_DEFAULT_QUEUE, durable=True, auto_delete=False
+            ).message_count
+    except Exception as exc:
+        log.info("Chunk queue length unknown: %s", exc)
+        return None

@@ -7,11 +7,17 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from decks.selectors import deck_for_viewer
 from play.simulations import selectors, services
 from play.simulations.forms import SimulationForm
+
+# Shown when a batch was saved but the broker could not be reached: no error, no duplicate.
+BROKER_UNAVAILABLE = gettext_lazy(
+    "Queued. The broker is unavailable at the moment; the simulation will start when it is back."
+)
 
 
 @login_required
@@ -44,6 +50,8 @@ def batch_new(request):
                 for error in errors:
                     form.add_error(field if field in form.fields else None, error)
         else:
+            if batch.broker_unavailable:
+                messages.warning(request, BROKER_UNAVAILABLE)
             return redirect(batch)
     return render(
         request,

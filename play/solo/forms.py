@@ -47,6 +47,24 @@ class SoloStartForm(forms.Form):
     halftime_keep_hands = forms.BooleanField(
         label=_("Keep hands through halftime (house option)"), required=False
     )
+    empty_timing = forms.ChoiceField(  # R-PLAY-4
+        label=_("A timing with no card used"),
+        choices=[
+            ("passes", _("passes to the opponent (second edition)")),
+            ("ends_phase", _("ends the play phase (first edition)")),
+        ],
+        initial="passes",
+        required=False,
+    )
+    deck_out = forms.ChoiceField(  # R-DRAW-2
+        label=_("A half ends when a deck runs out"),
+        choices=[
+            ("draw_phase", _("in the draw phase (second edition)")),
+            ("any_draw", _("at any draw (first edition)")),
+        ],
+        initial="draw_phase",
+        required=False,
+    )
 
     def __init__(self, *args, user, preselected: Deck | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -105,4 +123,9 @@ class SoloStartForm(forms.Form):
 
     def options(self) -> dict:
         """Return the engine options the form asks for (only the ones that differ)."""
-        return {"halftime_keep_hands": True} if self.cleaned_data["halftime_keep_hands"] else {}
+        options = {"halftime_keep_hands": True} if self.cleaned_data["halftime_keep_hands"] else {}
+        for name, default in (("empty_timing", "passes"), ("deck_out", "draw_phase")):
+            value = self.cleaned_data.get(name) or default
+            if value != default:
+                options[name] = value
+        return options

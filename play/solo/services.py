@@ -86,7 +86,7 @@ class Position:
 
 
 def _event_count(match: Match) -> int:
-    return len(match._events)  # the engine's own list; `events` would copy it every time
+    return match.event_count  # without copying the events
 
 
 def solo_match(game: SoloGame) -> Position:

@@ -132,7 +132,10 @@ def configure(app, env: dict) -> None:
     """Point the Celery app of this (test) process at a broker."""
     if env.get("REDIS_URL"):
         app.conf.broker_url = env["REDIS_URL"]
-        app.conf.broker_transport_options = {"visibility_timeout": 30}
+        app.conf.broker_transport_options = {
+            "visibility_timeout": 30,
+            **settings.REDIS_TRANSPORT_PRIORITIES,
+        }
     else:
         folder = Path(env["BROKER_DIR"])
         app.conf.broker_url = "filesystem://"

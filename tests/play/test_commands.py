@@ -73,6 +73,36 @@ def test_play_match_is_deterministic_for_a_seed(deck_files, capsys):
     assert json.loads(first)["format"] == "elevenstars-match-log"
 
 
+@pytest.mark.parametrize(
+    "args, house",
+    [
+        ([], {"empty_timing": "passes", "deck_out": "draw_phase"}),
+        (
+            ["--empty-timing", "ends_phase", "--deck-out", "any_draw"],
+            {"empty_timing": "ends_phase", "deck_out": "any_draw"},
+        ),
+    ],
+)
+def test_play_match_plays_under_the_rules_edition_asked_for(deck_files, capsys, args, house):
+    # R-PLAY-4, R-DRAW-2: the log names the readings it was played under.
+    call_command(
+        "play_match",
+        "--deck-a",
+        deck_files[0],
+        "--deck-b",
+        deck_files[1],
+        "--seed",
+        "3",
+        "--log",
+        "-",
+        "--quiet",
+        *args,
+    )
+    log = json.loads(capsys.readouterr().out)
+    assert {name: log["rules"]["house"][name] for name in house} == house
+    validate_log(log)
+
+
 def test_play_match_accepts_saved_deck_slugs(capsys):
     slugs = list(
         Deck.objects.filter(is_sample=True).order_by("slug").values_list("slug", flat=True)

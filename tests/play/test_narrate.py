@@ -215,3 +215,27 @@ def test_a_shootout_is_narrated_kick_by_kick():
     assert kicks and all(line.rule == "R-PK-3" for line in kicks)
     assert all(("scores" in line.text) != ("saved" in line.text) for line in kicks)
     assert lines[-1].type == "match_end" and "shootout" in lines[-1].text
+
+
+def test_an_empty_timing_that_passes_reads_as_a_pass_to_the_other_side():
+    # R-PLAY-4 (empty_timing: passes): the defense's timing follows an empty offense timing.
+    empty = {
+        "type": "play",
+        "side": "A",
+        "timing": 1,
+        "cards": [],
+        "player_cards_this_turn": 0,
+        "totals": {
+            "A": {"keep": 0, "shoot": 0, "defense": 0},
+            "B": {"keep": 0, "shoot": 0, "defense": 0},
+        },
+        "half": 1,
+        "turn": 3,
+    }
+    rules = {"house": {"empty_timing": "passes"}}
+    lines = text([turn(), empty], rules=rules)
+    assert lines[1].startswith(
+        "Timing 1 (offense): Reds uses no card and passes; Blues has the next timing."
+    )
+    first_edition = text([turn(), empty])
+    assert first_edition[1].startswith("Timing 1 (offense): Reds uses no card.")

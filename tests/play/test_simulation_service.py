@@ -1,9 +1,12 @@
 """Batch services without workers: idempotent chunks, cancel, failure, validation, API, pages."""
 
+import time
+from datetime import timedelta
 from unittest.mock import patch
 
 import pytest
 from django.test import override_settings
+from django.utils import timezone
 
 from decks.models import Deck
 from play.models import MatchLog, SimulationBatch, SimulationChunk
@@ -124,12 +127,146 @@ def test_a_chunk_over_its_attempts_fails_the_batch_with_a_reason(alice, decks, q
     assert "ValueError: boom" in batch.failure_reason
 
 
-def test_stalled_chunks_are_requeued_by_the_reconciler(alice, decks, queued):
+def test_never_delivered_chunks_are_requeued_once_the_chunk_queue_is_empty(alice, decks, queued):
     batch = make(alice, decks, runs=25)
     services.chunk_run(batch_id=batch.pk, index=0)
     queued.reset_mock()
-    assert services.batches_reconcile(stall_seconds=0) == 2
+    with patch("play.simulations.services.chunk_queue_length", return_value=0):
+        assert services.batches_reconcile(stall_seconds=0) == 2
     assert sorted(call.args[1][0] for call in queued.call_args_list) == [1, 2]
+
+
+def test_chunks_waiting_in_a_backlog_are_not_queued_a_second_time(alice, decks, queued):
+    make(alice, decks, runs=25)
+    queued.reset_mock()
+    for backlog in (7, None):  # messages waiting, or the broker cannot say
+        with patch("play.simulations.services.chunk_queue_length", return_value=backlog):
+            assert services.batches_reconcile(stall_seconds=0) == 0
+    queued.assert_not_called()
+
+
+def test_a_claimed_chunk_is_requeued_only_when_its_lease_expired(alice, decks, queued):
+    batch = make(alice, decks, runs=10)
+    SimulationChunk.objects.filter(batch=batch).update(attempts=1, last_attempt_at=timezone.now())
+    with patch("play.simulations.services.chunk_queue_length", return_value=5):
+        assert services.batches_reconcile(stall_seconds=60) == 0  # lease still fresh
+        SimulationChunk.objects.filter(batch=batch).update(
+            last_attempt_at=timezone.now() - timedelta(seconds=61)
+        )
+        assert services.batches_reconcile(stall_seconds=60) == 1
+
+
+@pytest.mark.django_db(transaction=True)  # the lease thread has a connection of its own
+def test_the_lease_is_renewed_while_a_slow_chunk_computes(alice, queued, settings):
+    from catalog.services import catalog_load
+
+    catalog_load()
+    settings.SIMULATION_STALL_SECONDS = 2  # renewed every 0.5 s
+    batch = make(alice, list(Deck.objects.filter(is_sample=True).order_by("slug")), runs=10)
+    claimed_at = timezone.now() - timedelta(hours=1)
+    SimulationChunk.objects.filter(batch=batch).update(attempts=1, last_attempt_at=claimed_at)
+    with services.chunk_lease(batch_id=batch.pk, index=0):
+        time.sleep(1.3)
+    renewed = SimulationChunk.objects.get(batch=batch).last_attempt_at
+    assert renewed > claimed_at + timedelta(minutes=59)
+
+
+def test_a_chunk_found_finished_finishes_its_batch(alice, decks, queued):
+    """The worker that wrote the last chunk died before marking the batch done."""
+    batch = make(alice, decks, runs=10)
+    with patch("play.simulations.services.batch_finish_if_complete"):
+        services.chunk_run(batch_id=batch.pk, index=0)
+    batch.refresh_from_db()
+    assert batch.status == "running"
+    assert services.chunk_run(batch_id=batch.pk, index=0) is False  # a redelivery
+    batch.refresh_from_db()
+    assert batch.status == "done" and batch.results["runs"] == 10
+
+
+def test_the_reconciler_closes_an_active_batch_with_no_unfinished_chunk(alice, decks, queued):
+    batch = make(alice, decks, runs=20)
+    with patch("play.simulations.services.batch_finish_if_complete"):
+        run_all(batch)
+    assert batch.status == "running"
+    with patch("play.simulations.services.chunk_queue_length", return_value=0):
+        services.batches_reconcile(stall_seconds=0)
+    batch.refresh_from_db()
+    assert batch.status == "done" and batch.results["runs"] == 20
+
+
+def test_an_infrastructure_retry_does_not_use_up_an_attempt(alice, decks, queued):
+    batch = make(alice, decks, runs=10)
+    services.chunk_run(batch_id=batch.pk, index=0, count_attempt=False)
+    assert SimulationChunk.objects.get(batch=batch).attempts == 0
+
+
+def test_a_chunks_last_error_is_kept_when_it_later_succeeds(alice, decks, queued):
+    batch = make(alice, decks, runs=10)
+    services.chunk_record_error(batch_id=batch.pk, index=0, error="ValueError: once")
+    services.chunk_run(batch_id=batch.pk, index=0)
+    chunk = SimulationChunk.objects.get(batch=batch)
+    assert chunk.finished_at is not None and chunk.last_error == "ValueError: once"
+
+
+def test_the_total_runs_of_a_gauntlet_are_capped_across_its_opponents(alice, decks, settings):
+    settings.SIMULATION_MAX_RUNS = 1000
+    with pytest.raises(services.BatchInvalid) as info:
+        make(alice, decks, kind="gauntlet", runs=400)
+    from play.simulations.sides import prebuilt_decks
+
+    opponents = len(prebuilt_decks())
+    assert f"{400 * opponents:,} in all" in info.value.errors["runs"][0]
+    assert not SimulationBatch.objects.exists()
+
+
+def test_a_big_batch_publishes_only_the_first_chunks_in_the_request(
+    alice, decks, settings, django_capture_on_commit_callbacks
+):
+    settings.SIMULATION_PUBLISH_INLINE = 2
+    with (
+        patch("play.simulations.services.queue_chunks") as queue,
+        patch("play.tasks.simulation_batch_publish.apply_async") as rest,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        batch = make(alice, decks, runs=50)
+    assert list(queue.call_args.args[1]) == [0, 1]
+    assert rest.call_args.args[0] == (batch.pk, 2)
+    assert rest.call_args.kwargs["queue"] == "control"
+    with patch("play.simulations.services.queue_chunks") as queue:
+        assert services.batch_publish_rest(batch_id=batch.pk, start=2) == 3
+    assert list(queue.call_args.args[1]) == [2, 3, 4]
+
+
+@pytest.mark.django_db(transaction=True)  # real commits: publishing happens on commit
+def test_with_the_broker_down_the_batch_is_saved_once_and_says_so(alice_client):
+    from kombu.exceptions import OperationalError
+
+    from catalog.services import catalog_load
+
+    catalog_load()
+    decks = list(Deck.objects.filter(is_sample=True).order_by("slug"))
+    with patch("play.simulations.services.queue_chunks", side_effect=OperationalError("down")):
+        response = alice_client.post(
+            "/api/simulations/",
+            {"kind": "goldfish", "deck_a": decks[0].slug, "runs": 20},
+            content_type="application/json",
+        )
+        assert response.status_code == 201
+        assert "broker is unavailable" in response.json()["message"]
+        page = alice_client.post(
+            f"/simulations/new/?deck={decks[0].slug}",
+            {
+                "deck": decks[0].slug,
+                "kind": "goldfish",
+                "runs": 20,
+                "policy_a": "greedy",
+                "policy_b": "greedy",
+            },
+            follow=True,
+        )
+    assert page.status_code == 200
+    assert "broker is unavailable" in page.content.decode()
+    assert SimulationBatch.objects.count() == 2
 
 
 def test_illegal_decks_and_bad_parameters_are_refused_with_field_messages(
@@ -271,3 +408,58 @@ def test_a_sample_log_download_follows_the_replay_permissions(
     url = f"/logs/{log.share_token}.json"
     assert bob_client.get(url).status_code == 404
     assert anon_client.get(f"{url}?batch={batch.share_token}").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_creates_never_pass_the_active_batch_limit(alice, settings):
+    """14 parallel creates, limit 3: exactly 3 batches (the row lock on the owner holds)."""
+    import threading
+
+    from django.db import connection
+
+    from catalog.services import catalog_load
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (CI): SQLite serialises writers itself")
+    catalog_load()
+    settings.SIMULATION_MAX_ACTIVE_PER_USER = 3
+    decks = list(Deck.objects.filter(is_sample=True).order_by("slug"))
+    start = threading.Barrier(14)
+    outcomes = []
+
+    def create():
+        start.wait()
+        try:
+            make(alice, decks, runs=10)
+            outcomes.append("created")
+        except services.BatchInvalid:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    with patch("play.simulations.services.queue_chunks"):
+        threads = [threading.Thread(target=create) for _ in range(14)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert outcomes.count("created") == 3 and outcomes.count("refused") == 11
+    assert SimulationBatch.objects.filter(owner=alice).count() == 3
+
+
+def test_chunk_priorities_follow_the_owners_queued_work_so_users_share_workers_fairly(
+    alice, bob, decks, settings, django_capture_on_commit_callbacks
+):
+    settings.SIMULATION_FAIR_STEP = 4
+    with patch("play.tasks.simulation_chunk_run.apply_async") as publish:
+        with django_capture_on_commit_callbacks(execute=True):
+            big = make(alice, decks, runs=100)  # 10 chunks
+        alices = [c.kwargs["priority"] for c in publish.call_args_list]
+        publish.reset_mock()
+        with django_capture_on_commit_callbacks(execute=True):
+            small = make(bob, decks, runs=10)
+        bobs = [c.kwargs["priority"] for c in publish.call_args_list]
+    assert alices == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2]
+    assert bobs == [0]
+    assert selectors.batch_progress(small)["queue_position"] == 4  # alice's priority-0 chunks
+    assert selectors.batch_progress(big)["queue_position"] == 1  # bob's one chunk

@@ -210,3 +210,13 @@ def test_the_bot_plays_the_same_way_after_a_reload(alice, alice_deck, sample_dec
     a = play_some(one, 5)
     b = play_some(two, 5)
     assert a.game.actions == b.game.actions
+
+
+def test_a_solo_game_is_played_under_the_rules_edition_chosen(alice, alice_deck):
+    # R-PLAY-4, R-DRAW-2: the options are saved with the game and named in its log.
+    first = {"empty_timing": "ends_phase", "deck_out": "any_draw"}
+    position = solo.solo_start(owner=alice, deck=alice_deck, mode="goldfish", seed=3, options=first)
+    assert position.game.options == first
+    reloaded = solo.solo_match(position.game)
+    house = reloaded.match.to_log()["rules"]["house"]
+    assert (house["empty_timing"], house["deck_out"]) == ("ends_phase", "any_draw")

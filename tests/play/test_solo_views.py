@@ -215,7 +215,7 @@ def test_the_board_draws_the_ball_in_every_zone_it_reaches(alice_client, game):
         if match.ball is not None and match.ball.zone not in seen:
             seen.add(match.ball.zone)
             html = alice_client.get(game.get_absolute_url()).content.decode()
-            assert f"--zone: {match.ball.zone}" in html
+            assert f'data-zone="{match.ball.zone}"' in html
         action = match.legal_actions()[0]
         position = solo.solo_act(game=game, revision=position.game.revision, action=action)
         position = user_turn(game)

@@ -3,6 +3,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from play.engine.options import DECK_OUTS, EMPTY_TIMINGS, Options
 from play.engine.runner import play_match
 from play.simulations.core import POLICIES
 from play.simulations.deck_input import DeckInputError, load_side
@@ -17,6 +18,18 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=None)
         parser.add_argument("--policy-a", choices=POLICIES, default="greedy")
         parser.add_argument("--policy-b", choices=POLICIES, default="greedy")
+        parser.add_argument(
+            "--empty-timing",
+            choices=EMPTY_TIMINGS,
+            default=EMPTY_TIMINGS[0],
+            help="R-PLAY-4: passes (second edition) or ends_phase (first edition)",
+        )
+        parser.add_argument(
+            "--deck-out",
+            choices=DECK_OUTS,
+            default=DECK_OUTS[0],
+            help="R-DRAW-2: draw_phase (second edition) or any_draw (first edition)",
+        )
         parser.add_argument("--log", help="write the match log here ('-' for standard output)")
         parser.add_argument("--quiet", action="store_true", help="print nothing but the log")
 
@@ -37,6 +50,7 @@ class Command(BaseCommand):
             policy_a=options["policy_a"],
             policy_b=options["policy_b"],
             seed=seed,
+            options=Options(empty_timing=options["empty_timing"], deck_out=options["deck_out"]),
             log=bool(options["log"]),
         )
         if not options["quiet"]:

@@ -1,17 +1,23 @@
-"""Serve the web app with a Celery worker beside it; stop both together (`make run`)."""
+"""Serve the web app with Celery workers beside it; stop them together (`make run`).
+
+Two workers: one for simulation chunks, one (solo, with celery beat embedded) for the
+reconciler on its own queue, so `make run` always reconciles. Stopping sends SIGTERM to each
+worker's main pid only: running chunks finish (warm shutdown) instead of being killed.
+"""
 
 import os
 import signal
-import subprocess
 import sys
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from play.management import processes
+
 
 class Command(BaseCommand):
-    help = "Run the web server and a Celery worker (filesystem broker unless REDIS_URL is set)."
+    help = "Run the web server and Celery workers (filesystem broker unless REDIS_URL is set)."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
@@ -19,41 +25,23 @@ class Command(BaseCommand):
         parser.add_argument("--no-worker", action="store_true", help="serve the web app only")
 
     def handle(self, *args, **options):
-        worker = None
-        # Turn SIGTERM into SystemExit so the `finally` below stops the worker too.
+        procs = {}
+        # Turn SIGTERM into SystemExit so the `finally` below stops the workers too.
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
         if not options["no_worker"]:
             if not settings.REDIS_URL:
                 for folder in ("queue", "processed", "control"):
                     (settings.BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
             broker = settings.REDIS_URL or f"filesystem ({settings.BROKER_DIR})"
-            self.stdout.write(f"Starting a Celery worker on {broker}")
-            worker = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "cardsite",
-                    "worker",
-                    "--beat",
-                    "--loglevel",
-                    "INFO",
-                    "--concurrency",
-                    str(os.cpu_count() or 2),
-                    "--schedule",
-                    str(settings.BASE_DIR / "var" / "celerybeat-schedule"),
-                ],
-                cwd=settings.BASE_DIR,
-                start_new_session=True,
+            self.stdout.write(f"Starting Celery workers (chunks; control with beat) on {broker}")
+            procs["chunk worker"] = processes.start(
+                processes.chunk_worker_command(concurrency=os.cpu_count() or 2)
+            )
+            procs["control worker"] = processes.start(
+                processes.control_worker_command(with_beat=True)
             )
         try:
             self.stdout.write(f"Serving http://{options['host']}:{options['port']}/")
             call_command("runserver", f"{options['host']}:{options['port']}", use_reloader=False)
         finally:
-            if worker is not None and worker.poll() is None:
-                os.killpg(worker.pid, signal.SIGTERM)
-                try:
-                    worker.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    os.killpg(worker.pid, signal.SIGKILL)
+            processes.stop_all(procs, timeout=processes.stop_timeout(), say=self.stdout.write)

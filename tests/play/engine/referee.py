@@ -59,6 +59,15 @@ class Referee:
         self.cards = log["cards"]
         self.rules = log["rules"]
         self.house = self.rules["house"]
+        # A log without the second edition's names is a first-edition log (match-log.md).
+        second = "empty_timing" in self.house
+        self.empty_passes = self.house.get("empty_timing", "ends_phase") == "passes"  # R-PLAY-4
+        deck_out = self.house.get("deck_out")
+        self.draw_phase_only = second and deck_out == "draw_phase"  # R-DRAW-2
+        if second and deck_out not in ("draw_phase", "any_draw"):
+            raise RefereeError(f"deck_out {deck_out!r} is neither draw_phase nor any_draw")
+        if self.house.get("empty_timing", "ends_phase") not in ("passes", "ends_phase"):
+            raise RefereeError(f"empty_timing {self.house['empty_timing']!r} is unknown")
         self.score = {"A": 0, "B": 0}
 
     # --- helpers ---
@@ -223,16 +232,19 @@ class Referee:
             del self.deck[side][:got]
             self.expect(event["deck_count"] == len(self.deck[side]), "draw deck_count")
             self.hand[side] += event["cards"]
-        if got < need:  # R-DRAW-2
-            end = self.take("half_end")
-            self.expect(
-                end["half"] == self.half
-                and end["reason"] == "deck_out"
-                and end["side"] == side
-                and end["score"] == self.score,
-                f"R-DRAW-2: half_end {end!r}",
-            )
-            raise _DeckOut
+        if got < need and (reason == "draw_phase" or not self.draw_phase_only):  # R-DRAW-2
+            self.half_end(side)
+
+    def half_end(self, side: str) -> None:
+        end = self.take("half_end")
+        self.expect(
+            end["half"] == self.half
+            and end["reason"] == "deck_out"
+            and end["side"] == side
+            and end["score"] == self.score,
+            f"R-DRAW-2: half_end {end!r}",
+        )
+        raise _DeckOut
 
     def play_half(self, kickoff: str) -> None:
         self.offense, self.pending, self.ball, self.turn = kickoff, "kickoff", None, 0
@@ -261,6 +273,10 @@ class Referee:
         for side in "AB":
             held = len(self.deck[side]) + len(self.hand[side]) + len(self.discard[side])
             self.expect(held == 60 and not self.in_play[side], f"side {side} holds {held} cards")
+        if self.draw_phase_only:  # R-MATCH-3: an empty deck ends the half before any draw
+            for side in (offense, defense):
+                if not self.deck[side]:
+                    self.half_end(side)
         for side in (offense, defense):  # R-DRAW-1, offense first (house draw_order)
             if len(self.hand[side]) < HAND:
                 self.draw(side, HAND - len(self.hand[side]), "draw_phase")
@@ -319,6 +335,9 @@ class Referee:
         self.expect(event["ball"] == after, f"ball after kick {event['ball']} != {after}")
         self.expect(0 <= after["zone"] <= 4, "the ball left the field")
         self.expect(event["shot"] is shot, "kick shot flag")
+        forced = case == "corner_kick" or (case == "shot_chance" and choices == ("shoot",))
+        if "forced" in event or "empty_timing" in self.house:  # absent in first-edition logs
+            self.expect(event.get("forced", False) is forced, f"kick forced flag {event!r}")
         self.ball = after
         if draw:
             self.draw(offense, *draw)
@@ -379,7 +398,8 @@ class Referee:
                 raise RefereeError(f"play totals {claimed} != {shown} (near event {self.i})")
             if deck_out:
                 raise _DeckOut
-            if totals[actor][0] <= totals[_other(actor)][0]:  # R-PLAY-4
+            judged = bool(event["cards"]) or not self.empty_passes  # R-PLAY-4 empty_timing
+            if judged and totals[actor][0] <= totals[_other(actor)][0]:  # R-PLAY-4
                 reason = "not_ahead"
             elif timing == 4:
                 reason = "timings_done"

@@ -15,7 +15,10 @@ def shot_against(defender=None, keeper_defense=3):
     pass_until(match, SHOT)
     shoot(match)
     play(match, "A-S5")
-    play(match, *([defender.id] if defender else []))
+    if defender:
+        play(match, defender.id)  # keep 0 or 1, not above A's 1: the phase ends (R-PLAY-4)
+    else:
+        pass_turn(match)  # R-PLAY-4: B's and A's later timings pass
     return match
 
 
@@ -67,7 +70,7 @@ def test_a_stronger_keep_swaps_roles_and_turns_the_arrow():  # R-JUDGE-5
     match = stacked_match([player("A-K3", keep=3)], [player("B-K4", keep=4)])
     play(match, "A-K3")
     play(match, "B-K4")
-    play(match)
+    pass_turn(match)
     assert last(match, "judge") == {
         "type": "judge",
         "kind": "keep",
@@ -99,7 +102,7 @@ def test_winning_the_ball_in_the_defense_penalty_zone_gives_a_shot_chance():  # 
     match.apply_action(match.legal_actions()[0])  # to B's own penalty zone, zone 4
     play(match, "B-K1")
     play(match, "A-K2")
-    play(match)
+    pass_turn(match)
     assert last(match, "judge")["outcome"] == "swap"
     assert match.decision == SHOT and match.actor == "A"
     assert last(match, "turn_start")["ball"] == {"zone": 4, "arrow": "B"}
@@ -111,7 +114,7 @@ def test_used_cards_are_discarded_at_the_end_of_the_turn():  # R-END-1
     )
     play(match, "A-E", "A-K3")
     play(match, "B-K5")
-    play(match)
+    pass_turn(match)
     discards = events(match, "discard", turn=1)
     assert discards == [
         {"type": "discard", "side": "A", "cards": ["A-E", "A-K3"], "half": 1, "turn": 1},
@@ -123,5 +126,5 @@ def test_used_cards_are_discarded_at_the_end_of_the_turn():  # R-END-1
 
 def test_a_side_that_used_no_card_has_no_discard_event():  # R-END-1
     match = stacked_match()
-    play(match)
+    pass_turn(match)
     assert events(match, "discard") == []

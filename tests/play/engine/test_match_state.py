@@ -43,3 +43,13 @@ def test_a_match_without_a_log_refuses_to_write_one():
     assert match.events == []
     with pytest.raises(ValueError, match="record_log=False"):
         match.to_log()
+
+
+def test_events_since_gives_the_events_from_an_index_on():
+    from play.engine.testing import stacked_match
+
+    match = stacked_match()
+    count = match.event_count
+    match.apply_action(match.legal_actions()[0])
+    assert match.events_since(count) == match.events[count:]
+    assert match.events_since(count) and match.events_since(match.event_count) == []

@@ -4,6 +4,7 @@ import pytest
 
 from play.engine.actions import PlayCards
 from play.engine.match import PLAY, SHOT, IllegalAction
+from play.engine.options import Options
 from play.engine.testing import event, player, stacked_match
 
 from .scripts import events, last, pass_until, play, shoot
@@ -13,8 +14,11 @@ def keeper_card(card_id, keep):
     return player(card_id, keep=keep)
 
 
-def test_an_offense_that_plays_nothing_ends_the_phase_at_timing_1():  # R-PLAY-4
-    match = stacked_match()
+ENDS_PHASE = Options(empty_timing="ends_phase")  # R-PLAY-4, first edition
+
+
+def test_ends_phase_an_offense_that_plays_nothing_ends_the_phase_at_timing_1():  # R-PLAY-4
+    match = stacked_match(options=ENDS_PHASE)
     play(match)
     assert last(match, "play") == {
         "type": "play",
@@ -36,6 +40,59 @@ def test_an_offense_that_plays_nothing_ends_the_phase_at_timing_1():  # R-PLAY-4
         "half": 1,
         "turn": 1,
     }
+
+
+def test_passes_an_offense_that_plays_nothing_gives_the_defense_the_next_timing():  # R-PLAY-4
+    match = stacked_match()
+    play(match)
+    assert events(match, "play_end") == []
+    assert (match.decision, match.actor, match.timing) == (PLAY, "B", 2)
+
+
+def test_passes_a_defense_takes_the_ball_after_an_empty_offense_timing():  # R-PLAY-4, R-JUDGE-5
+    match = stacked_match([], [keeper_card("B-K2", 2)])
+    play(match)  # A plays nothing: the timing passes
+    play(match, "B-K2")  # B is ahead, 2 > 0: timing 3 follows
+    assert (match.actor, match.timing) == ("A", 3)
+    play(match)
+    play(match)  # timing 4, empty: the phase ends after the fourth timing
+    assert last(match, "play_end") == {
+        "type": "play_end",
+        "reason": "timings_done",
+        "timing": 4,
+        "half": 1,
+        "turn": 1,
+    }
+    judge = last(match, "judge")
+    assert (judge["offense_keep"], judge["defense_keep"], judge["outcome"]) == (0, 2, "swap")
+    assert match.offense == "B"
+
+
+def test_passes_four_empty_timings_end_the_phase_with_timings_done_and_the_ball_held():
+    # R-PLAY-4, R-JUDGE-5: 0 against 0 holds the ball.
+    match = stacked_match()
+    for _ in range(4):
+        play(match)
+    assert [e["timing"] for e in events(match, "play", turn=1)] == [1, 2, 3, 4]
+    assert last(match, "play_end")["reason"] == "timings_done"
+    assert last(match, "judge")["outcome"] == "hold" and match.offense == "A"
+
+
+def test_passes_a_timing_with_cards_is_still_judged_at_once():  # R-PLAY-4
+    match = stacked_match([keeper_card("A-K3", 3)], [keeper_card("B-K1", 1)])
+    play(match)
+    play(match, "B-K1")  # 1 > 0: B is ahead
+    play(match, "A-K3")  # 3 > 1: A is ahead
+    play(match)  # B passes at timing 4: the phase ends after the fourth timing
+    assert last(match, "play_end")["reason"] == "timings_done"
+    assert last(match, "judge")["outcome"] == "hold"
+
+
+def test_ends_phase_a_defense_never_acts_when_the_offense_plays_nothing():  # R-PLAY-4
+    match = stacked_match([], [keeper_card("B-K2", 2)], options=ENDS_PHASE)
+    play(match)
+    assert last(match, "judge")["outcome"] == "hold"
+    assert match.turn == 2 and match.offense == "A"
 
 
 def test_timings_alternate_and_the_defense_acts_too():  # R-PLAY-1, R-MATCH-2

@@ -1,22 +1,23 @@
-"""The bot policies: random, greedy, passive."""
+"""The bot policies: random, greedy, passive and search, and the ladder of their strengths."""
 
 import random
 
 import pytest
 
 from play.engine.actions import ChooseGoalKick, ChooseShot, HalftimeSwaps, PlayCards
-from play.engine.match import SHOT, Match
-from play.engine.policies import POLICIES, get_policy
+from play.engine.match import HALFTIME, SHOT, Match
+from play.engine.policies import LADDER, POLICIES, SearchPolicy, get_policy
 from play.engine.runner import play_match
 from play.engine.testing import event, goalkeeper, player, sample_side_deck, stacked_match
 
-from .scripts import pass_until, play, shoot
+from .scripts import last, pass_turn, pass_until, play, shoot
 
 RNG = random.Random(0)
 
 
 def test_policies_are_found_by_name():
-    assert set(POLICIES) == {"random", "greedy", "passive"}
+    assert set(POLICIES) == {"random", "greedy", "passive", "search", "search-strong"}
+    assert set(LADDER) == set(POLICIES)
     assert get_policy("greedy").name == "greedy"
     with pytest.raises(ValueError, match="Unknown policy 'clever'"):
         get_policy("clever")
@@ -40,16 +41,16 @@ def test_passive_never_uses_a_card_never_shoots_and_kicks_to_the_middle():
     pass_until(match, SHOT)
     assert passive.choose(match, RNG) == ChooseShot("A", False)
     shoot(match)
-    play(match)
+    pass_turn(match)
     assert passive.choose(match, RNG) == ChooseGoalKick("B", "middle_zone")
 
 
-def test_greedy_shoots_with_its_best_two_shooters():
+def test_greedy_shoots_with_its_best_two_shooters_when_a_keep_free_shot_falls_short():
     greedy = get_policy("greedy")
     top = [
         player("A-S5", shoot=5, keep=1),
         player("A-S7", shoot=7, keep=2),
-        player("A-S2", shoot=2),
+        player("A-S2", shoot=2, keep=1),
         event("A-B", "shoot:+2"),
     ]
     match = stacked_match(top)
@@ -57,6 +58,24 @@ def test_greedy_shoots_with_its_best_two_shooters():
     assert greedy.choose(match, RNG) == ChooseShot("A", True)
     shoot(match)
     assert greedy.choose(match, RNG) == PlayCards("A", ("A-B", "A-S5", "A-S7"))
+
+
+def test_greedy_sees_that_a_keep_free_shot_cannot_be_answered():  # R-PLAY-4
+    greedy = get_policy("greedy")
+    top = [
+        player("A-S5", shoot=5, keep=1),
+        player("A-S7", shoot=7, keep=2),
+        player("A-S2", shoot=2),
+        event("A-B", "shoot:+2"),
+    ]
+    match = stacked_match(top)  # B's keeper defends 3
+    pass_until(match, SHOT)
+    shoot(match)
+    # 2 + 2 = 4 beats 3 with no keep added: the phase ends at once (0 <= 0), a sure goal.
+    action = greedy.choose(match, RNG)
+    assert action == PlayCards("A", ("A-B", "A-S2"))
+    match.apply_action(action)
+    assert last(match, "judge")["outcome"] == "goal"
 
 
 def test_greedy_defends_a_shot_with_the_cheapest_cards_that_stop_it():
@@ -77,10 +96,36 @@ def test_greedy_defends_a_shot_with_the_cheapest_cards_that_stop_it():
     assert greedy.choose(match, RNG) == PlayCards("B", ("B-D4",))
 
 
-def test_greedy_holds_the_ball_by_playing_nothing_when_not_shooting():
+def test_greedy_passes_at_timing_1_without_a_keep_free_card():  # R-PLAY-4 passes
     greedy = get_policy("greedy")
-    match = stacked_match([player("A-K9", keep=9)])
+    keepers = [player(f"A-K{n}", keep=n) for n in (9, 2, 3, 4)]
+    match = stacked_match(keepers)
     assert greedy.choose(match, RNG) == PlayCards("A", ())
+
+
+def test_greedy_holds_the_ball_with_a_keep_free_card_at_timing_1():  # R-PLAY-4
+    greedy = get_policy("greedy")
+    match = stacked_match([player("A-K9", keep=9)])  # the blank fillers add no keep
+    action = greedy.choose(match, RNG)
+    assert action == PlayCards("A", ("FIL-001",))
+    match.apply_action(action)
+    assert last(match, "play_end")["reason"] == "not_ahead"
+    assert last(match, "judge")["outcome"] == "hold"
+
+
+def test_greedy_answers_a_defense_that_took_the_keep_lead():  # R-PLAY-4, R-JUDGE-5
+    greedy = get_policy("greedy")
+    match = stacked_match([player("A-K4", keep=4)], [player("B-K3", keep=3)])
+    play(match)
+    play(match, "B-K3")
+    assert greedy.choose(match, RNG) == PlayCards("A", ("A-K4",))
+
+
+def test_greedy_defense_takes_the_ball_after_an_empty_offense_timing():  # R-PLAY-4 passes
+    greedy = get_policy("greedy")
+    match = stacked_match([], [player("B-K3", keep=3)])
+    play(match)
+    assert greedy.choose(match, RNG) == PlayCards("B", ("B-K3",))
 
 
 def test_greedy_cycles_pure_draw_events_while_holding_the_ball():
@@ -100,9 +145,49 @@ def test_greedy_and_passive_make_no_halftime_swaps():
     for name in ("greedy", "passive"):
         match = stacked_match([event("A-DRAIN", "draw:56")])
         play(match, "A-DRAIN")
-        pass_until(match, SHOT)
-        shoot(match)
+        pass_until(match, HALFTIME)
         assert get_policy(name).choose(match, RNG) == HalftimeSwaps("A", ())
+
+
+def test_random_draws_every_play_of_a_small_hand_and_only_legal_ones():
+    cards = [player("A-K1", keep=1), player("A-K1", keep=1), event("A-E", "draw:1")]
+    match = stacked_match(cards)
+    legal = set(match.legal_actions())
+    assert match.legal_action_count() == len(legal)
+    rng = random.Random(5)
+    seen = {get_policy("random").choose(match, rng) for _ in range(400)}
+    assert seen == legal
+
+
+def test_search_chooses_legal_actions_and_is_a_function_of_the_seed():
+    search = SearchPolicy(4, horizon=2)
+    outcomes = [
+        play_match(
+            sample_side_deck(3),
+            sample_side_deck(4),
+            policy_a=search,
+            policy_b="greedy",
+            seed=2,
+            log=True,
+        )
+        for _ in range(2)
+    ]
+    assert outcomes[0].log == outcomes[1].log
+    assert outcomes[0].log["sides"]["A"]["policy"] == "search-4"
+
+
+def test_search_sees_only_what_a_player_sees():
+    match = Match.new(sample_side_deck(3), sample_side_deck(4), seed=1)
+    world = match.determinized("A", random.Random(3))
+    assert world.hand("A") == match.hand("A")
+    assert sorted(c.id for c in world.hand("B")) != sorted(c.id for c in match.hand("B")) or (
+        sorted(c.id for c in (*world.hand("B"), *world._s["B"].deck))
+        == sorted(c.id for c in (*match.hand("B"), *match._s["B"].deck))
+    )
+    assert len(world.hand("B")) == len(match.hand("B"))
+    assert world.deck_count("B") == match.deck_count("B")
+    world.apply_action(world.legal_actions()[0])
+    assert match.event_count and match.history == []  # the real match is untouched
 
 
 def test_greedy_beats_random_most_of_the_time():

@@ -1,9 +1,11 @@
-"""Property tests over many seeds, random legal decks, every policy pair and the options."""
+"""Property tests over many seeds, random legal decks, every policy pair and the options, under
+both editions of the rules (R-PLAY-4 `empty_timing`, R-DRAW-2 `deck_out`) and their mixes."""
 
 import json
 from collections import Counter
 from itertools import product
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +28,8 @@ matches = st.fixed_dictionaries(
             Options,
             halftime_keep_hands=st.booleans(),
             max_back_passes=st.sampled_from([0, 1, 3, 6]),
+            empty_timing=st.sampled_from(["passes", "ends_phase"]),
+            deck_out=st.sampled_from(["draw_phase", "any_draw"]),
         ),
     }
 )
@@ -110,6 +114,19 @@ def test_hands_hold_exactly_four_after_every_draw_phase(case):
         elif kind == "kick" and phase == "draw":
             assert min(hands.values()) >= HAND_SIZE  # R-DRAW-1
             phase = None
+
+
+@pytest.mark.parametrize(
+    "edition", [Options(), Options(empty_timing="ends_phase", deck_out="any_draw")]
+)
+@pytest.mark.parametrize("seed", range(12))
+def test_every_edition_ends_conserves_cards_and_validates_over_many_seeds(edition, seed):
+    for policies in PAIRS:
+        case = {"seed": seed, "deck_a": seed, "deck_b": seed + 77, "policies": policies}
+        log = play({**case, "options": edition}).log
+        check_conservation_and_hands(log)
+        check_log(log)
+        validate_log(log)
 
 
 def test_two_passive_sides_end_thanks_to_the_back_pass_limit():

@@ -1,0 +1,223 @@
+"""Writing the match log's events (shared/spec/match-log.md), in one place.
+
+`Match` holds one writer: an `EventLog` when it keeps a log, else `NO_LOG`, whose methods do
+nothing. The match calls the writer at every step with plain values, so a match without a log
+builds no event dict at all, and no step of the rules needs an `if logging:` of its own.
+Every method writes one event type of the format; the fields are the format's, in its order.
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+
+_card_id = attrgetter("id")
+
+
+def ids(cards) -> list[str]:
+    """Return the ids of the cards, in order."""
+    return list(map(_card_id, cards))
+
+
+def top_first(deck) -> list[str]:
+    """Return a deck's ids top first (the engine keeps a deck's top card last)."""
+    return list(map(_card_id, reversed(deck)))
+
+
+def _totals(state) -> dict:
+    return {"keep": state.keep, "shoot": state.shoot, "defense": state.defense}
+
+
+class EventLog:
+    """Appends the events of one match to `events`."""
+
+    __slots__ = ("events", "forced_field")
+
+    def __init__(self, *, forced_field: bool = True) -> None:
+        self.events: list[dict] = []
+        # First-edition logs had no `forced` on kick events; replaying one writes none.
+        self.forced_field = forced_field
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+    def half_start(self, half: int, kickoff: str, a, b) -> None:
+        self.events.append(
+            {
+                "type": "half_start",
+                "half": half,
+                "kickoff": kickoff,
+                "decks": {"A": top_first(a.deck), "B": top_first(b.deck)},
+            }
+        )
+
+    def turn_start(self, m, a, b) -> None:
+        self.events.append(
+            {
+                "type": "turn_start",
+                "offense": m.offense,
+                "pending": m.pending,
+                "ball": None
+                if m.ball_zone is None
+                else {"zone": m.ball_zone, "arrow": m.ball_arrow},
+                "score": dict(m.score),
+                "hands": {"A": ids(a.hand), "B": ids(b.hand)},
+                "deck_counts": {"A": len(a.deck), "B": len(b.deck)},
+                "half": m.half,
+                "turn": m.turn,
+            }
+        )
+
+    def draw(self, m, side: str, drawn, reason: str, deck_count: int) -> None:
+        self.events.append(
+            {
+                "type": "draw",
+                "side": side,
+                "cards": ids(drawn),
+                "reason": reason,
+                "deck_count": deck_count,
+                "half": m.half,
+                "turn": m.turn,
+            }
+        )
+
+    def kick(self, m, case: str, choice: str | None, forced: bool = False) -> None:
+        event = {
+            "type": "kick",
+            "case": case,
+            "choice": choice,
+            "ball": {"zone": m.ball_zone, "arrow": m.ball_arrow},
+            "shot": m.shot,
+            "half": m.half,
+            "turn": m.turn,
+        }
+        if forced and self.forced_field:
+            event["forced"] = True  # R-KICK-3, R-KICK-4: a shot the offense did not choose
+        self.events.append(event)
+
+    def reserve(self) -> int:
+        """Reserve the slot of a timing's `play` event, which comes before its effects."""
+        self.events.append(None)  # type: ignore[arg-type]
+        return len(self.events) - 1
+
+    def play(self, at: int, m, side: str, card_ids, player_cards: int, a, b) -> None:
+        self.events[at] = {
+            "type": "play",
+            "side": side,
+            "timing": m.timing,
+            "cards": list(card_ids),
+            "player_cards_this_turn": player_cards,
+            "totals": {"A": _totals(a), "B": _totals(b)},
+            "half": m.half,
+            "turn": m.turn,
+        }
+
+    def effect(self, m, side: str, other: str, card, own, opp) -> None:
+        self.events.append(
+            {
+                "type": "effect",
+                "side": side,
+                "card": card.id,
+                "effect": card.effect,
+                "delta": {
+                    side: {"keep": own[0], "shoot": own[1], "defense": own[2]},
+                    other: {"keep": opp[0], "shoot": opp[1], "defense": opp[2]},
+                },
+                "half": m.half,
+                "turn": m.turn,
+            }
+        )
+
+    def play_end(self, m, reason: str) -> None:
+        self.events.append(
+            {
+                "type": "play_end",
+                "reason": reason,
+                "timing": m.timing,
+                "half": m.half,
+                "turn": m.turn,
+            }
+        )
+
+    def judge_shot(self, m, shoot: int, defense: int, keeper: int, outcome: str) -> None:
+        self.events.append(
+            {
+                "type": "judge",
+                "kind": "shot",
+                "shoot": shoot,
+                "defense": defense,
+                "goalkeeper_defense": keeper,
+                "outcome": outcome,
+                "half": m.half,
+                "turn": m.turn,
+            }
+        )
+
+    def judge_keep(self, m, offense_keep: int, defense_keep: int, outcome: str) -> None:
+        self.events.append(
+            {
+                "type": "judge",
+                "kind": "keep",
+                "offense_keep": offense_keep,
+                "defense_keep": defense_keep,
+                "outcome": outcome,
+                "half": m.half,
+                "turn": m.turn,
+            }
+        )
+
+    def goal(self, m, side: str) -> None:
+        self.events.append(
+            {"type": "goal", "side": side, "score": dict(m.score), "half": m.half, "turn": m.turn}
+        )
+
+    def discard(self, m, side: str, cards) -> None:
+        self.events.append(
+            {"type": "discard", "side": side, "cards": ids(cards), "half": m.half, "turn": m.turn}
+        )
+
+    def half_end(self, m, side: str | None) -> None:
+        self.events.append(
+            {
+                "type": "half_end",
+                "half": m.half,
+                "reason": "deck_out",
+                "side": side,
+                "score": dict(m.score),
+            }
+        )
+
+    def halftime(self, swaps_a, swaps_b) -> None:
+        self.events.append(
+            {
+                "type": "halftime",
+                "swaps": {"A": [list(p) for p in swaps_a], "B": [list(p) for p in swaps_b]},
+            }
+        )
+
+    def match_end(self, result: dict) -> None:
+        self.events.append({"type": "match_end", **result})
+
+
+class _NoLog(EventLog):
+    """The writer of a match that keeps no log: every method does nothing."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self.events = None  # type: ignore[assignment]
+        self.forced_field = False
+
+    def __len__(self) -> int:
+        return 0
+
+    def _nothing(self, *args, **kwargs) -> None:
+        return None
+
+    def reserve(self) -> int:
+        return -1
+
+    half_start = turn_start = draw = kick = play = effect = play_end = _nothing
+    judge_shot = judge_keep = goal = discard = half_end = halftime = match_end = _nothing
+
+
+NO_LOG = _NoLog()

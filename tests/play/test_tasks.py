@@ -1,0 +1,206 @@
+"""Chunk tasks under real faults, with real worker processes (play/tasks.py, issue #13).
+
+A terminated PostgreSQL connection mid-chunk is retried without using up an attempt; a chunk
+slower than the stall time keeps its lease and is never copied; with the broker (a private
+Redis on this project's test port, never the shared one) stopped, a create answers "queued"
+once, and the reconciler starts the batch when Redis is back, empty. Each asserts exact runs,
+one finished row per chunk and the batch reaching done.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.utils import timezone
+
+from catalog.services import catalog_load
+from decks.models import Deck
+from play.models import SimulationBatch
+from play.simulations import selectors, services
+from tests.play.conftest import Workers, configure, wait_for
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+PRIVATE_REDIS_PORT = int(os.environ.get("PRIVATE_REDIS_PORT") or 6391)
+
+
+@pytest.fixture
+def owner(settings):
+    catalog_load()
+    settings.SIMULATION_RETRY_BACKOFF = 0
+    return get_user_model().objects.create_user("faulty", password="pw-faults-1")
+
+
+def goldfish(owner, runs, seed=11):
+    deck = Deck.objects.filter(is_sample=True).order_by("slug").first()
+    return services.batch_create(
+        owner=owner,
+        request=services.BatchRequest(kind="goldfish", deck_a=deck, runs=runs, seed=seed),
+    )
+
+
+def done(batch_id):
+    batch = SimulationBatch.objects.get(pk=batch_id)
+    return None if batch.is_active else batch
+
+
+def needs_postgresql():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (CI): pg_terminate_backend and parallel writers")
+
+
+def test_a_terminated_database_connection_mid_chunk_is_retried_without_using_an_attempt(
+    owner, workers, settings
+):
+    needs_postgresql()
+    settings.SIMULATION_MAX_ATTEMPTS = 1  # a counted failure would fail the batch at once
+    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 800}
+    workers.start("w1")
+    batch = goldfish(owner, 800)
+    wait_for(lambda: batch.chunks.filter(attempts=1).exists(), timeout=60, what="chunk claimed")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        assert cursor.fetchone()[0] >= 1
+    finished = wait_for(lambda: done(batch.pk), timeout=120, what="batch after the fault")
+    logs = workers.logs()
+    assert finished.status == "done", logs
+    assert "infrastructure error" in logs, logs
+    chunk = finished.chunks.get()
+    assert chunk.attempts == 1
+    assert finished.results["runs"] == 800 == chunk.result["runs"]
+
+
+def test_a_chunk_slower_than_the_stall_time_keeps_its_lease_and_is_never_copied(
+    owner, broker, tmp_path, settings
+):
+    needs_postgresql()
+    settings.SIMULATION_STALL_SECONDS = 4  # leases renewed every second
+    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 800}
+    pool = Workers({**broker, "SIMULATION_STALL_SECONDS": "4"}, tmp_path)
+    try:
+        pool.start("w1")
+        batch = goldfish(owner, 800, seed=12)
+        wait_for(lambda: batch.chunks.filter(attempts=1).exists(), timeout=60, what="claim")
+        started = time.monotonic()
+        requeued = 0
+        ages = []
+        while done(batch.pk) is None and time.monotonic() - started < 120:
+            lease = batch.chunks.get().last_attempt_at
+            ages.append(round((timezone.now() - lease).total_seconds(), 2))
+            requeued += services.batches_reconcile()
+            time.sleep(0.5)
+        elapsed = time.monotonic() - started
+    finally:
+        pool.stop_all()
+    finished = done(batch.pk)
+    assert finished is not None and finished.status == "done", pool.logs()
+    assert elapsed > 4, "the chunk was not slower than the stall time; make it bigger"
+    assert requeued == 0, ages
+    chunk = finished.chunks.get()
+    assert chunk.attempts == 1
+    assert finished.results["runs"] == 800
+
+
+@pytest.fixture
+def private_redis(tmp_path):
+    """A Redis server of this test on PRIVATE_REDIS_PORT, which the test stops and restarts."""
+    binary = shutil.which("redis-server")
+    if not binary:
+        pytest.skip("redis-server is not installed")
+
+    class Server:
+        url = f"redis://127.0.0.1:{PRIVATE_REDIS_PORT}/0"
+        proc = None
+
+        def start(self):
+            self.proc = subprocess.Popen(
+                [binary, "--port", str(PRIVATE_REDIS_PORT), "--bind", "127.0.0.1", "--save", ""]
+                + ["--appendonly", "no", "--dir", str(tmp_path)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            wait_for(self.answers, timeout=10, what="private redis")
+
+        def stop(self):
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+            assert not self.answers()
+
+        def answers(self):
+            with socket.socket() as s:
+                s.settimeout(0.5)
+                return s.connect_ex(("127.0.0.1", PRIVATE_REDIS_PORT)) == 0
+
+    server = Server()
+    server.start()
+    yield server
+    if server.proc.poll() is None:
+        server.proc.terminate()
+        server.proc.wait(timeout=10)
+
+
+def test_with_the_broker_down_a_create_is_queued_once_and_starts_when_redis_is_back(
+    owner, private_redis, tmp_path, settings, client
+):
+    from cardsite.celery import app
+
+    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 20}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "cardsite.cache.TolerantRedisCache",
+            "LOCATION": private_redis.url,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
+        }
+    }
+    env = {"REDIS_URL": private_redis.url, "CELERY_VISIBILITY_TIMEOUT": "30"}
+    configure(app, env)
+    pool = Workers(env, tmp_path)
+    try:
+        private_redis.stop()
+        client.force_login(owner)
+        deck = Deck.objects.filter(is_sample=True).order_by("slug").first()
+        response = client.post(
+            "/api/simulations/",
+            {"kind": "goldfish", "deck_a": deck.slug, "runs": 60, "seed": 13},
+            content_type="application/json",
+        )
+        assert response.status_code == 201, response.content  # throttle and publish: no 500
+        assert "broker is unavailable" in response.json()["message"]
+        batch = SimulationBatch.objects.get()
+        assert batch.status == "queued" and batch.chunk_count == 3
+        private_redis.start()  # back, and empty: the messages were never delivered
+        pool.start("w1")
+        assert services.batches_reconcile(stall_seconds=0) == 3
+        finished = wait_for(lambda: done(batch.pk), timeout=120, what="batch after the outage")
+    finally:
+        pool.stop_all()
+        configure(app, {"REDIS_URL": settings.REDIS_URL, "BROKER_DIR": str(settings.BROKER_DIR)})
+    assert finished.status == "done", pool.logs()
+    assert finished.results["runs"] == 60
+    assert sum(c.result["runs"] for c in finished.chunks.all()) == 60
+    assert SimulationBatch.objects.count() == 1
+
+
+def test_a_small_batch_is_not_stuck_behind_another_users_big_one(owner, workers, settings):
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("chunk priorities need the Redis broker (CI)")
+    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 10}
+    settings.SIMULATION_FAIR_STEP = 4
+    other = get_user_model().objects.create_user("small", password="pw-small-1")
+    big = goldfish(owner, 400)  # 40 chunks queued first
+    small = goldfish(other, 10, seed=14)
+    assert selectors.batch_progress(small)["queue_position"] == 4
+    workers.start("w1")
+    wait_for(lambda: done(small.pk), timeout=120, what="the small batch")
+    served_first = big.chunks.filter(finished_at__isnull=False).count()
+    assert served_first <= 2 * settings.SIMULATION_FAIR_STEP + 1, served_first  # FIFO: 40
+    finished = wait_for(lambda: done(big.pk), timeout=300, what="the big batch")
+    assert finished.status == "done" and finished.results["runs"] == 400
