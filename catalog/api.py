@@ -16,6 +16,7 @@ from rest_framework.utils.urls import remove_query_param, replace_query_param
 from catalog import cache as search_cache
 from catalog.contribution_selectors import card_history
 from catalog.effects import effect_texts
+from catalog.extensions import mentions_user_terms
 from catalog.models import Card, CardRevision, CardSet, Product
 from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search, card_search_page
@@ -200,7 +201,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         query = self.request.query_params.get("q", "")
         try:
-            return card_search(query=query)
+            return card_search(query=query, user=self.request.user)
         except QuerySyntaxError as exc:
             raise ValidationError({"q": [str(exc)]}) from None
 
@@ -221,7 +222,9 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     def list(self, request, *args, **kwargs):
         """The card list for the browsable API (`card_list` answers JSON clients directly)."""
         try:
-            body = card_list_body(url=request.build_absolute_uri(), params=request.query_params)
+            body = card_list_body(
+                url=request.build_absolute_uri(), params=request.query_params, user=request.user
+            )
         except QuerySyntaxError as exc:
             raise ValidationError({"q": [str(exc)]}) from None
         except InvalidPage:
@@ -233,7 +236,7 @@ class InvalidPage(Exception):
     """A page number that is not a page of the results."""
 
 
-def card_list_data(*, url: str, params) -> dict:
+def card_list_data(*, url: str, params, user=None) -> dict:
     """Return one page of a card search, shaped as DRF's page-number pagination shapes it.
 
     Rows are read as tuples and turned into the serializer's JSON directly (the same output
@@ -244,13 +247,13 @@ def card_list_data(*, url: str, params) -> dict:
     limit = api_settings.PAGE_SIZE
     raw_page = params.get("page", "1")
     if raw_page == "last":
-        total = card_search_page(query=query, offset=0, limit=0)[1]
+        total = card_search_page(query=query, offset=0, limit=0, user=user)[1]
         number = max(1, -(-total // limit))
     elif raw_page.isdigit() and 1 <= int(raw_page) <= MAX_PAGE:
         number = int(raw_page)
     else:
         raise InvalidPage
-    rows, total = card_search_page(query=query, offset=(number - 1) * limit, limit=limit)
+    rows, total = card_search_page(query=query, offset=(number - 1) * limit, limit=limit, user=user)
     if not rows and number > 1:
         raise InvalidPage
     previous = None
@@ -268,10 +271,13 @@ def card_list_data(*, url: str, params) -> dict:
     }
 
 
-def card_list_body(*, url: str, params) -> bytes:
-    """Return the JSON of a card-list page, from the cache while the catalog is unchanged."""
-    if not search_cache.enabled():
-        return _json(card_list_data(url=url, params=params))
+def card_list_body(*, url: str, params, user=None) -> bytes:
+    """Return the JSON of a card-list page, from the cache while the catalog is unchanged.
+
+    Queries with user-dependent terms (`is:owned`, catalog/extensions.py) are not cached.
+    """
+    if not search_cache.enabled() or mentions_user_terms(params.get("q", "")):
+        return _json(card_list_data(url=url, params=params, user=user))
     key = search_cache.search_key(version=search_cache.catalog_version(), parts=["api", url])
     body = search_cache.get(key)
     if body is None:
@@ -301,6 +307,7 @@ def card_list(request):
         request.method not in ("GET", "HEAD")
         or "format" in request.GET
         or "text/html" in request.headers.get("Accept", "")
+        or mentions_user_terms(request.GET.get("q", ""))  # needs DRF's auth (token or session)
     ):
         return _browsable_list(request)
     try:

@@ -7,8 +7,11 @@ register theirs in `AppConfig.ready()`.
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.dispatch import Signal
+
+from catalog.models import normalize_text
 
 card_page_sections: list[Callable] = []
 
@@ -39,3 +42,37 @@ def cards_in_use(card_ids: set[str]) -> set[str]:
     for check in card_in_use_checks:
         used |= set(check(card_ids))
     return used
+
+
+# --- search terms that depend on the signed-in user ------------------------------------------
+
+
+@dataclass(frozen=True)
+class UserSearchTerm:
+    """A search term another app answers for the request's user, e.g. `is:owned`, `owned>=2`.
+
+    `is_q(user)` is the filter of `is:<name>` (and, negated, of `-is:<name>`/`not:<name>`);
+    `count_q(user, lookup, n)` that of `<name><op>n` (lookup: exact, lt, lte, gt, gte), or
+    None when the term takes no number. Both must accept an anonymous user (or None) and
+    then return a filter that matches nothing. `text`/`negated_text` describe `is:<name>`.
+    """
+
+    name: str
+    is_q: Callable
+    count_q: Callable | None
+    text: str
+    negated_text: str
+
+
+user_search_terms: dict[str, UserSearchTerm] = {}
+
+
+def user_search_term_register(term: UserSearchTerm) -> None:
+    """Register (or replace) a user-dependent search term; call it from AppConfig.ready()."""
+    user_search_terms[term.name] = term
+
+
+def mentions_user_terms(text: str) -> bool:
+    """Return whether a query may use a user-dependent term (so its results vary by user)."""
+    folded = normalize_text(text or "")
+    return any(name in folded for name in user_search_terms)

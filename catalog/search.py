@@ -19,6 +19,7 @@ from django.db import connection
 from django.db.models import F, Q
 from django.db.models.expressions import OrderBy
 
+from catalog import extensions
 from catalog.data import TEAMS
 from catalog.models import Team, normalize_text
 from catalog.search_messages import syntax_message
@@ -406,9 +407,10 @@ def _items(token: Token) -> list[tuple[str, int]]:
 
 
 class _Parser:
-    def __init__(self, text: str, vendor: str):
+    def __init__(self, text: str, vendor: str, user=None):
         self.text = text
         self.vendor = vendor
+        self.user = user  # for the terms other apps register (catalog/extensions.py)
         self.tokens = _Lexer(text).tokens()
         self.index = 0
         self.term_count = 0
@@ -538,6 +540,8 @@ class _Parser:
 
     def term(self, token: Token) -> Match:
         name = FIELD_ALIASES.get(token.field)
+        if name is None and token.field in extensions.user_search_terms:
+            return self.user_count_term(token)
         if name is None:
             hint = _did_you_mean(token.field, FIELD_ALIASES) + f"known: {KNOWN_FIELDS}"
             raise QuerySyntaxError(f'Unknown field "{token.field}"', token.position, hint)
@@ -682,14 +686,17 @@ class _Parser:
     def is_term(self, token: Token) -> Match:
         self.count_term(token)
         value = normalize_text(token.value.strip())
-        if value not in IS_VALUES:
+        if value not in IS_VALUES and value in extensions.user_search_terms:
+            term = extensions.user_search_terms[value]
+            match = Match(term.is_q(self.user), term.text, term.negated_text)
+        elif value not in IS_VALUES:
             hint = _did_you_mean(value, IS_VALUES) + (
                 "known: sample, pending, player, goalkeeper, event"
             )
             raise QuerySyntaxError(
                 f'Unknown value "{token.value}" for "{token.field}"', token.value_position, hint
             )
-        if value == "sample":
+        elif value == "sample":
             match = Match(Q(is_sample=True), "is a sample card", "is not a sample card")
         elif value == "pending":
             match = Match(
@@ -704,6 +711,21 @@ class _Parser:
         return match
 
     not_term = is_term
+
+    def user_count_term(self, token: Token) -> Match:
+        """A registered user-dependent number term, e.g. `owned>=2` (catalog/extensions.py)."""
+        term = extensions.user_search_terms[token.field]
+        value = unicodedata.normalize("NFKC", token.value).strip()
+        if term.count_q is None or token.op == "!=":
+            raise QuerySyntaxError(
+                f'"{token.field}" cannot be compared with "{token.op}"', token.value_position
+            )
+        if not (_DIGITS.fullmatch(value) and len(value) <= len(str(MAX_NUMBER))):
+            raise QuerySyntaxError(f'"{token.field}" needs a number', token.value_position)
+        self.count_term(token)
+        symbol = SYMBOLS[token.op]
+        q = term.count_q(self.user, LOOKUPS[token.op], int(value))
+        return Match(q, f"{term.name} {symbol} {value}", f"{term.name} {OPPOSITE[symbol]} {value}")
 
     def number_term(self, name: str, token: Token) -> Match:
         self.count_term(token)
@@ -780,15 +802,16 @@ def quote_value(value: str) -> str:
     return f'"{escaped}"'
 
 
-def parse_query(text: str, *, vendor: str | None = None) -> ParsedQuery:
+def parse_query(text: str, *, vendor: str | None = None, user=None) -> ParsedQuery:
     """Parse a search query into a filter and an ordering, or raise QuerySyntaxError.
 
     `vendor` is the database vendor the filter is for (default: the default connection's);
-    PostgreSQL gets an extra, index-friendly condition for 1–2 character words.
+    PostgreSQL gets an extra, index-friendly condition for 1–2 character words. `user` is
+    the signed-in user the registered user-dependent terms (`is:owned`) are answered for.
     """
     text = text or ""
     if len(text) > MAX_QUERY_LENGTH:
         raise QuerySyntaxError(
             "Query is too long", MAX_QUERY_LENGTH, f"at most {MAX_QUERY_LENGTH} characters"
         )
-    return _Parser(text, vendor or connection.vendor).parse()
+    return _Parser(text, vendor or connection.vendor, user).parse()

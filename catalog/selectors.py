@@ -8,6 +8,7 @@ from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import QuerySet
 
+from catalog.extensions import mentions_user_terms
 from catalog.models import Card
 from catalog.search import Or, ParsedQuery, QuerySyntaxError, parse_query, quote_value
 
@@ -22,9 +23,12 @@ RANGE_CONTROLS = (
 )
 
 
-def card_search(*, query: str) -> QuerySet[Card]:
-    """Return the cards a search query selects, in its order; raise QuerySyntaxError if bad."""
-    return card_search_parsed(parsed=parse_query(query))
+def card_search(*, query: str, user=None) -> QuerySet[Card]:
+    """Return the cards a search query selects, in its order; raise QuerySyntaxError if bad.
+
+    `user` answers the user-dependent terms (`is:owned`); anonymous users own nothing.
+    """
+    return card_search_parsed(parsed=parse_query(query, user=user))
 
 
 def card_search_parsed(*, parsed: ParsedQuery) -> QuerySet[Card]:
@@ -78,14 +82,16 @@ _STATEMENTS: OrderedDict[tuple, SearchStatements] = OrderedDict()
 STATEMENT_CACHE_SIZE = 512
 
 
-def _statements(query: str, offset: int, limit: int) -> SearchStatements:
+def _statements(query: str, offset: int, limit: int, user=None) -> SearchStatements:
     """Return the compiled statements of a search page; raise QuerySyntaxError if bad."""
-    key = (query, offset, limit, connection.alias, connection.vendor)
+    # A user-dependent term (catalog/extensions.py) compiles to SQL naming the user.
+    who = getattr(user, "pk", None) if mentions_user_terms(query) else None
+    key = (query, offset, limit, connection.alias, connection.vendor, who)
     found = _STATEMENTS.get(key)
     if found is not None:
         _STATEMENTS.move_to_end(key)
         return found
-    parsed = parse_query(query)
+    parsed = parse_query(query, user=user)
     cards = Card.objects.filter(parsed.q)
     page = cards.order_by(*parsed.ordering()).values_list(*CARD_LIST_COLUMNS)
     try:
@@ -106,13 +112,13 @@ def _statements(query: str, offset: int, limit: int) -> SearchStatements:
     return found
 
 
-def card_search_page(*, query: str, offset: int, limit: int) -> tuple[list[tuple], int]:
+def card_search_page(*, query: str, offset: int, limit: int, user=None) -> tuple[list[tuple], int]:
     """Return one page of a search as CARD_LIST_COLUMNS tuples, and the total match count.
 
     Raise QuerySyntaxError for a query that does not parse. The count query runs only when
     the page is full: a shorter page already tells the total, so most searches cost one query.
     """
-    statements = _statements(query, offset, max(limit, 1))
+    statements = _statements(query, offset, max(limit, 1), user)
     if not statements.page_sql:
         return [], 0
     with connection.cursor() as cursor:

@@ -102,7 +102,7 @@ def search(request):
     page = None
     if form_query or "q" in request.GET:
         try:
-            results = card_search(query=form_query)
+            results = card_search(query=form_query, user=request.user)
             page = Paginator(results, PAGE_SIZE).get_page(request.GET.get("page"))
         except QuerySyntaxError as exc:
             error = str(exc)

@@ -148,3 +148,97 @@ class DeckStar(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} ★ {self.deck_id}"
+
+
+class Collection(models.Model):
+    """A user's collection settings: who may see it (private by default) and its share link."""
+
+    class Visibility(models.TextChoices):
+        PRIVATE = "private", _("Private")
+        LINK = "link", _("Anyone with the link")
+        PUBLIC = "public", _("Public")
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection"
+    )
+    visibility = models.CharField(
+        _("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.PRIVATE
+    )
+    slug = models.SlugField(max_length=64, unique=True, default=new_share_slug, editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(visibility__in=["private", "link", "public"]),
+                name="collection_known_visibility",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"collection of {self.owner_id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("decks:collection-shared", args=[self.slug])
+
+
+class CollectionEntry(models.Model):
+    """How many copies of one card (and variant) a user owns, and their trade marks.
+
+    A variant is an optional condition and language of print; blank means "not recorded".
+    A row with quantity 0 keeps a hand-marked want for a card the user does not own.
+    """
+
+    class Condition(models.TextChoices):
+        ANY = "", _("Not recorded")
+        MINT = "mint", _("Mint")
+        NEAR_MINT = "near_mint", _("Near mint")
+        PLAYED = "played", _("Played")
+        DAMAGED = "damaged", _("Damaged")
+
+    class Language(models.TextChoices):
+        ANY = "", _("Not recorded")
+        JA = "ja", _("Japanese")
+        EN = "en", _("English")
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection_entries"
+    )
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="collection_entries")
+    condition = models.CharField(max_length=10, choices=Condition.choices, blank=True, default="")
+    language = models.CharField(max_length=2, choices=Language.choices, blank=True, default="")
+    quantity = models.PositiveSmallIntegerField(default=0)
+    for_trade = models.PositiveSmallIntegerField(
+        default=0, help_text="Copies marked by hand as haves (for trade)."
+    )
+    wanted = models.PositiveSmallIntegerField(
+        default=0, help_text="Copies marked by hand as wants."
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["owner", "card", "condition", "language"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "card", "condition", "language"], name="collectionentry_one_row"
+            ),
+            models.CheckConstraint(
+                condition=Q(quantity__gte=0) & Q(for_trade__gte=0) & Q(wanted__gte=0),
+                name="collectionentry_quantity_min",
+            ),
+            models.CheckConstraint(
+                condition=Q(for_trade__lte=models.F("quantity")),
+                name="collectionentry_trade_within_owned",
+            ),
+            models.CheckConstraint(
+                condition=Q(condition__in=["", "mint", "near_mint", "played", "damaged"]),
+                name="collectionentry_known_condition",
+            ),
+            models.CheckConstraint(
+                condition=Q(language__in=["", "ja", "en"]), name="collectionentry_known_language"
+            ),
+        ]
+        indexes = [models.Index(fields=["card", "owner"], name="collectionentry_card_owner")]
+
+    def __str__(self) -> str:
+        return f"{self.quantity} {self.card_id} ({self.owner_id})"

@@ -177,13 +177,16 @@ def deck_create(
     return deck
 
 
-def deck_copy(*, deck: Deck, owner) -> Deck:
-    """Copy a deck the owner may see into their own decks (private), recording `copied_from`."""
+def deck_copy(*, deck: Deck, owner, content: DeckContent | None = None) -> Deck:
+    """Copy a deck the owner may see into their own decks (private), recording `copied_from`.
+
+    `content` replaces the copied content (e.g. only the cards the owner's collection holds).
+    """
     return deck_create(
         owner=owner,
         name=f"{deck.name} (copy)"[:100],
         description=deck.description,
-        content=deck_content(deck),
+        content=deck_content(deck) if content is None else content,
         copied_from=deck,
     )
 

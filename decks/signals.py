@@ -1,5 +1,9 @@
 """How decks hooks into the catalog: sample decks after a load, a section on card pages."""
 
+from django.db.models import Q
+
+from catalog.extensions import UserSearchTerm
+from decks.models import CollectionEntry
 from decks.selectors import public_decks_using
 from decks.services import sample_decks_sync
 
@@ -20,5 +24,81 @@ def public_decks_section(request, card):
             "card": card,
             "decks": decks[:CARD_PAGE_DECKS],
             "total": decks.count(),
+        },
+    }
+
+
+def _owned_rows(user):
+    from django.db.models import Sum
+
+    owner = user.pk if user is not None and user.is_authenticated else None
+    return (
+        CollectionEntry.objects.filter(owner_id=owner).values("card_id").annotate(n=Sum("quantity"))
+    )
+
+
+def owned_is_q(user) -> Q:
+    """`is:owned`: the cards the user owns at least one copy of."""
+    return Q(pk__in=_owned_rows(user).filter(n__gte=1).values("card_id"))
+
+
+def owned_count_q(user, lookup: str, number: int) -> Q:
+    """`owned>=2` etc.: compare the copies owned (over every variant); unowned cards count 0."""
+    checks = {
+        "exact": lambda n: n == number,
+        "lt": lambda n: n < number,
+        "lte": lambda n: n <= number,
+        "gt": lambda n: n > number,
+        "gte": lambda n: n >= number,
+    }
+    rows = _owned_rows(user)
+    if checks[lookup](0):
+        return ~Q(pk__in=rows.exclude(**{f"n__{lookup}": number}).values("card_id"))
+    return Q(pk__in=rows.filter(**{f"n__{lookup}": number}).values("card_id"))
+
+
+OWNED_TERM = UserSearchTerm(
+    name="owned",
+    is_q=owned_is_q,
+    count_q=owned_count_q,
+    text="in your collection",
+    negated_text="not in your collection",
+)
+
+
+def collection_section(request, card):
+    """Return the card page's "in my collection" editor for a signed-in user."""
+    from decks.collection_selectors import collection_entries
+
+    if not request.user.is_authenticated:
+        return {"template": "decks/collection/_card_section.html", "data": {"card": card}}
+    entries = list(collection_entries(request.user).filter(card=card))
+    return {
+        "template": "decks/collection/_card_section.html",
+        "data": {
+            "card": card,
+            "entries": entries,
+            "total": sum(e.quantity for e in entries),
+            "conditions": CollectionEntry.Condition.choices,
+            "languages": CollectionEntry.Language.choices,
+        },
+    }
+
+
+def deck_collection_section(request, deck, *, is_legal):
+    """Return the deck page's "what you miss to build it" for a signed-in viewer."""
+    from decks.collection_selectors import deck_missing
+    from decks.selectors import deck_content
+
+    if not request.user.is_authenticated:
+        return None
+    missing = deck_missing(deck_content(deck), request.user)
+    return {
+        "template": "decks/collection/_deck_section.html",
+        "data": {
+            "deck": deck,
+            "missing": missing,
+            "missing_copies": sum(need.missing for need in missing),
+            "is_owner": deck.owner_id == request.user.pk,
         },
     }

@@ -1,5 +1,6 @@
 from django.urls import include, path
 
+from decks import collection_views as cv
 from decks import views
 
 app_name = "decks"
@@ -26,4 +27,21 @@ deck_patterns = [
     path("<slug:slug>/names.txt", views.deck_export_names, name="export-names"),
     path("<slug:slug>/print/", views.deck_print, name="print"),
 ]
-urlpatterns = [path("decks/", include(deck_patterns))]
+collection_patterns = [
+    path("", cv.collection_home, name="collection"),
+    path("grid/", cv.collection_grid_save, name="collection-grid"),
+    path("add/", cv.collection_add, name="collection-add"),
+    path("cards/<str:card_id>/", cv.collection_card_save, name="collection-card"),
+    path("sets/<str:code>/", cv.collection_set, name="collection-set"),
+    path("import/", cv.collection_import, name="collection-import"),
+    path("export.csv", cv.collection_export, {"fmt": "csv"}, name="collection-export-csv"),
+    path("export.json", cv.collection_export, {"fmt": "json"}, name="collection-export-json"),
+    path("settings/", cv.collection_settings, name="collection-settings"),
+    path("pool/", cv.collection_pool, name="collection-pool"),
+    path("trade/", cv.collection_trade, name="collection-trade"),
+    path("s/<slug:slug>/", cv.collection_shared, name="collection-shared"),
+]
+urlpatterns = [
+    path("decks/", include(deck_patterns)),
+    path("collection/", include(collection_patterns)),
+]

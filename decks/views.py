@@ -21,7 +21,7 @@ from cardsite.limits import JSONLimitError, loads_bounded
 from catalog.models import Card
 from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search
-from decks import odds, summary
+from decks import collection_selectors, odds, summary
 from decks.content import ContentError, DeckContent, content_diff
 from decks.description import description_html
 from decks.export import deck_as_json, deck_as_markdown, deck_as_name_list, deck_as_text
@@ -476,6 +476,8 @@ def builder_preview(request):
     """Return the builder's columns, counters and problems for the posted draft (htmx)."""
     content, errors = _draft_from(request)
     context = {**builder_state(content), "errors": errors, "oob": True}
+    if request.user.is_authenticated:
+        context["needs"] = collection_selectors.deck_needs(content, request.user)
     return render(request, "decks/_builder_state.html", context)
 
 
@@ -486,9 +488,11 @@ def builder_cards(request):
     sort = request.GET.get("sort", "")
     sort = sort if sort in summary.RESULT_SORTS else ""
     error, cards, total = None, [], 0
+    if query and request.GET.get("owned") == "1":
+        query = f"({query}) is:owned"  # the builder limited to owned cards
     if query:
         try:
-            results = summary.results_sorted(card_search(query=query), sort=sort)
+            results = summary.results_sorted(card_search(query=query, user=request.user), sort=sort)
             cards = list(results[:SEARCH_RESULTS])
             total = results.count() if len(cards) == SEARCH_RESULTS else len(cards)
         except QuerySyntaxError as exc:
@@ -511,7 +515,10 @@ def builder_cards(request):
 @require_POST
 def deck_copy_view(request, slug):
     source = deck_for_viewer(slug=slug, user=request.user)
-    deck = deck_copy(deck=source, owner=request.user)
+    content = None
+    if request.POST.get("owned_only") == "1":
+        content = collection_selectors.content_owned_only(deck_content(source), request.user)
+    deck = deck_copy(deck=source, owner=request.user, content=content)
     messages.success(request, _("Copied into your decks. The copy is private."))
     return redirect(deck)
 

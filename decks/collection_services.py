@@ -1,0 +1,266 @@
+"""Writes to a user's collection: quantities per card and variant, trade marks, CSV import,
+the whole-collection replace of the API, and who may see it.
+
+Every write that takes many rows applies whole or not at all: bad rows are all named, and
+nothing is saved until every row is good.
+"""
+
+import csv
+import io
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from catalog.models import Card
+from decks.models import Collection, CollectionEntry
+
+MAX_QUANTITY = 999
+MAX_CSV_BYTES = 512 * 1024
+MAX_CSV_ROWS = 5000
+CSV_COLUMNS = ("card", "quantity", "condition", "language", "for_trade", "wanted")
+CONDITIONS = [value for value, _label in CollectionEntry.Condition.choices]
+LANGUAGES = [value for value, _label in CollectionEntry.Language.choices]
+
+
+class CollectionError(ValueError):
+    """A collection write that cannot be applied; `messages` names every bad line or field."""
+
+    def __init__(self, messages: list[str]):
+        self.messages = messages
+        super().__init__("; ".join(messages))
+
+
+@dataclass(frozen=True)
+class EntryData:
+    card_id: str
+    quantity: int
+    condition: str = ""
+    language: str = ""
+    for_trade: int = 0
+    wanted: int = 0
+
+
+def collection_get_or_create(*, owner) -> Collection:
+    """Return the user's collection settings, creating the private default on first use."""
+    collection, _created = Collection.objects.get_or_create(owner=owner)
+    return collection
+
+
+def collection_set_visibility(*, owner, visibility: str) -> Collection:
+    """Set who may see the collection (private, link or public)."""
+    if visibility not in Collection.Visibility.values:
+        raise CollectionError([_("Unknown visibility “%(v)s”.") % {"v": visibility}])
+    collection = collection_get_or_create(owner=owner)
+    collection.visibility = visibility
+    collection.save(update_fields=["visibility", "updated_at"])
+    return collection
+
+
+def _number(value, *, label: str, where: str, problems: list[str]) -> int:
+    text = str(value).strip() if value is not None else ""
+    if text == "":
+        return 0
+    if isinstance(value, bool) or not text.isdigit() or int(text) > MAX_QUANTITY:
+        problems.append(
+            _("%(where)s: %(field)s must be a whole number from 0 to %(max)d.")
+            % {"where": where, "field": label, "max": MAX_QUANTITY}
+        )
+        return 0
+    return int(text)
+
+
+def entry_data_check(raw: dict, *, where: str, problems: list[str]) -> EntryData | None:
+    """Return one checked entry from a mapping (CSV row or API item), or None with problems."""
+    before = len(problems)
+    card_id = str(raw.get("card") or "").strip().upper()
+    if not card_id:
+        problems.append(_("%(where)s: the card id is missing.") % {"where": where})
+    quantity = _number(raw.get("quantity"), label="quantity", where=where, problems=problems)
+    for_trade = _number(raw.get("for_trade"), label="for_trade", where=where, problems=problems)
+    wanted = _number(raw.get("wanted"), label="wanted", where=where, problems=problems)
+    condition = str(raw.get("condition") or "").strip().lower()
+    if condition not in CONDITIONS:
+        problems.append(
+            _("%(where)s: unknown condition “%(value)s” (known: %(known)s).")
+            % {"where": where, "value": condition, "known": ", ".join(c for c in CONDITIONS if c)}
+        )
+    language = str(raw.get("language") or "").strip().lower()
+    if language not in LANGUAGES:
+        problems.append(
+            _("%(where)s: unknown language “%(value)s” (known: %(known)s).")
+            % {"where": where, "value": language, "known": ", ".join(x for x in LANGUAGES if x)}
+        )
+    if for_trade > quantity:
+        problems.append(
+            _("%(where)s: for_trade (%(t)d) cannot exceed the quantity owned (%(q)d).")
+            % {"where": where, "t": for_trade, "q": quantity}
+        )
+    if len(problems) > before:
+        return None
+    return EntryData(card_id, quantity, condition, language, for_trade, wanted)
+
+
+def _check_cards(items: list[tuple[str, EntryData]], problems: list[str]) -> None:
+    known = set(
+        Card.objects.filter(id__in={e.card_id for _w, e in items}).values_list("id", flat=True)
+    )
+    seen: dict[tuple, str] = {}
+    for where, entry in items:
+        if entry.card_id not in known:
+            problems.append(
+                _("%(where)s: unknown card “%(id)s”.") % {"where": where, "id": entry.card_id}
+            )
+        key = (entry.card_id, entry.condition, entry.language)
+        if key in seen:
+            problems.append(
+                _("%(where)s: the same card and variant as %(other)s.")
+                % {"where": where, "other": seen[key]}
+            )
+        seen[key] = where
+
+
+@transaction.atomic
+def _apply(*, owner, entries: list[EntryData], replace: bool) -> int:
+    if replace:
+        CollectionEntry.objects.filter(owner=owner).delete()
+    for entry in entries:
+        CollectionEntry.objects.update_or_create(
+            owner=owner,
+            card_id=entry.card_id,
+            condition=entry.condition,
+            language=entry.language,
+            defaults={
+                "quantity": entry.quantity,
+                "for_trade": entry.for_trade,
+                "wanted": entry.wanted,
+            },
+        )
+    # A row that records nothing (no copy, no want) is not kept.
+    CollectionEntry.objects.filter(owner=owner, quantity=0, wanted=0).delete()
+    collection_get_or_create(owner=owner)
+    return len(entries)
+
+
+def collection_entries_save(*, owner, items: list[dict], replace: bool = False) -> int:
+    """Set the given entries (API items or grid rows), whole or not at all.
+
+    With `replace`, the collection becomes exactly the given entries. Return how many were set.
+    """
+    problems: list[str] = []
+    checked: list[tuple[str, EntryData]] = []
+    if not isinstance(items, list):
+        raise CollectionError([_("The entries must be a list.")])
+    for index, raw in enumerate(items, start=1):
+        where = _("Entry %(n)d") % {"n": index}
+        if not isinstance(raw, dict):
+            problems.append(_("%(where)s: must be an object.") % {"where": where})
+            continue
+        entry = entry_data_check(raw, where=where, problems=problems)
+        if entry is not None:
+            checked.append((where, entry))
+    _check_cards(checked, problems)
+    if problems:
+        raise CollectionError(problems)
+    return _apply(owner=owner, entries=[e for _w, e in checked], replace=replace)
+
+
+def collection_entry_set(
+    *,
+    owner,
+    card_id: str,
+    quantity: int,
+    condition: str = "",
+    language: str = "",
+    for_trade: int = 0,
+    wanted: int = 0,
+) -> int:
+    """Set one card's quantity (and marks) for one variant."""
+    item = {
+        "card": card_id,
+        "quantity": quantity,
+        "condition": condition,
+        "language": language,
+        "for_trade": for_trade,
+        "wanted": wanted,
+    }
+    return collection_entries_save(owner=owner, items=[item])
+
+
+@transaction.atomic
+def collection_add_copies(*, owner, card_id: str, delta: int) -> int:
+    """Add (or with a negative delta, remove) copies of a card, variant not recorded.
+
+    Return the new quantity of that row; it never goes below 0 nor above the maximum.
+    """
+    card = Card.objects.filter(id=card_id.upper()).first()
+    if card is None:
+        raise CollectionError([_("Unknown card “%(id)s”.") % {"id": card_id}])
+    entry, _created = CollectionEntry.objects.select_for_update().get_or_create(
+        owner=owner, card=card, condition="", language=""
+    )
+    entry.quantity = max(0, min(MAX_QUANTITY, entry.quantity + delta))
+    entry.for_trade = min(entry.for_trade, entry.quantity)
+    if entry.quantity == 0 and entry.wanted == 0:
+        entry.delete()
+        return 0
+    entry.save()
+    collection_get_or_create(owner=owner)
+    return entry.quantity
+
+
+def collection_import_csv(*, owner, data: bytes, replace: bool = False) -> int:
+    """Import a CSV (header: card,quantity[,condition,language,for_trade,wanted]).
+
+    All or nothing: every bad line is named by its line number and nothing is saved unless
+    every line is good. Return how many rows were set.
+    """
+    if len(data) > MAX_CSV_BYTES:
+        raise CollectionError(
+            [_("The file is too large (at most %(n)d KB).") % {"n": MAX_CSV_BYTES // 1024}]
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise CollectionError([_("The file is not UTF-8 text.")]) from None
+    if "\x00" in text:
+        raise CollectionError([_("The file is not UTF-8 text.")])
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = list(reader)
+    except csv.Error as exc:
+        raise CollectionError([_("Line %(n)d: %(e)s") % {"n": reader.line_num, "e": exc}]) from None
+    if not rows:
+        raise CollectionError([_("The file is empty.")])
+    header = [name.strip().lower() for name in rows[0]]
+    problems: list[str] = []
+    unknown = [name for name in header if name not in CSV_COLUMNS]
+    if "card" not in header or "quantity" not in header or unknown:
+        raise CollectionError(
+            [
+                _("Line 1: the header must name card and quantity (columns: %(cols)s).")
+                % {"cols": ", ".join(CSV_COLUMNS)}
+            ]
+        )
+    if len(rows) - 1 > MAX_CSV_ROWS:
+        raise CollectionError([_("Too many lines (at most %(n)d).") % {"n": MAX_CSV_ROWS}])
+    checked: list[tuple[str, EntryData]] = []
+    for number, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        where = _("Line %(n)d") % {"n": number}
+        if len(row) != len(header):
+            problems.append(
+                _("%(where)s: expected %(want)d columns, found %(got)d.")
+                % {"where": where, "want": len(header), "got": len(row)}
+            )
+            continue
+        entry = entry_data_check(
+            dict(zip(header, row, strict=True)), where=where, problems=problems
+        )
+        if entry is not None:
+            checked.append((where, entry))
+    _check_cards(checked, problems)
+    if problems:
+        raise CollectionError(problems)
+    return _apply(owner=owner, entries=[e for _w, e in checked], replace=replace)
