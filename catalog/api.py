@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
+from cardsite.api import error_body
 from catalog import cache as search_cache
 from catalog.contribution_selectors import card_history
 from catalog.effects import effect_texts
@@ -313,11 +314,12 @@ def card_list(request):
     try:
         body = card_list_body(url=request.build_absolute_uri(), params=request.GET)
     except QuerySyntaxError as exc:
-        error = {"message": "Invalid input.", "errors": {"q": [str(exc)]}}
+        # The one API error shape (cardsite/api.py), as the DRF view's handler writes it.
+        error = error_body(f"q: {exc}", [{"field": "q", "message": str(exc)}])
         return HttpResponse(_json(error), status=400, content_type="application/json")
     except InvalidPage:
         return HttpResponse(
-            _json({"message": "Invalid page."}), status=404, content_type="application/json"
+            _json(error_body("Invalid page.")), status=404, content_type="application/json"
         )
     response = HttpResponse(body, content_type="application/json")
     response["Vary"] = "Accept"

@@ -183,5 +183,6 @@ def test_browsers_get_the_browsable_api_with_the_same_cards(client):
     assert bad.status_code == 400
     assert bad.json() == client.get("/api/cards/", {"q": "shoot>=abc"}).json()
     assert client.get("/api/cards/", {"page": 999, "format": "json"}).json() == {
-        "message": "Invalid page."
+        "message": "Invalid page.",
+        "errors": [],
     }
