@@ -10,6 +10,7 @@ from decks.models import Deck
 from play.engine import HalftimeSwaps, play_match
 from play.engine.testing import sample_side_deck
 from play.models import MatchLog, SimulationBatch
+from play.replays.views import MAX_LOG_EVENTS
 from play.solo import services as solo
 from tests.play import test_solo
 
@@ -221,7 +222,7 @@ def test_an_over_long_side_name_is_refused_naming_the_limit(anon_client, alice_c
 
 def test_too_many_events_are_refused_naming_the_limit(anon_client):
     log = a_log(10)
-    log["events"] = log["events"] * 6
+    log["events"] = log["events"] * (MAX_LOG_EVENTS // len(log["events"]) + 1)
     response = upload(anon_client, json.dumps(log).encode())
     assert response.status_code == 400 and "at most 10000" in response.content.decode()
 
