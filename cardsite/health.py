@@ -11,6 +11,7 @@ import logging
 from django.db import connection
 from django.http import JsonResponse
 from django.urls import path
+from django.views.decorators.http import require_GET
 
 from play.heartbeat import reconciler_status, warn_if_reconciler_stale
 
@@ -41,6 +42,7 @@ def _broker() -> dict:
         return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
 
 
+@require_GET
 def health(request):
     checks = {"database": _database(), "broker": _broker(), "reconciler": reconciler_status()}
     ok = all(check["ok"] for check in checks.values())

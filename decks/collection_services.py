@@ -138,7 +138,8 @@ def _apply(*, owner, entries: list[EntryData], replace: bool) -> int:
         )
     # A row that records nothing (no copy, no want) is not kept.
     CollectionEntry.objects.filter(owner=owner, quantity=0, wanted=0).delete()
-    collection_get_or_create(owner=owner)
+    if entries:  # an empty save records nothing, not even the default settings row
+        collection_get_or_create(owner=owner)
     return len(entries)
 
 

@@ -214,7 +214,7 @@ def parse_deck_text(text: str, *, default_section: str | None = None) -> ParsedD
     return parsed
 
 
-_LIST_LINE = re.compile(r"^(?:(\d+)\s*[xX×]?\s+)?(.+?)$")
+_LIST_LINE = re.compile(r"^(?:([0-9]+)\s*[xX×]?\s+)?(.+?)$")  # ASCII digits only
 
 
 def parse_name_list(text: str, names: Mapping[str, tuple[str, str]]) -> ParsedDeck:
@@ -243,7 +243,13 @@ def parse_name_list(text: str, names: Mapping[str, tuple[str, str]]) -> ParsedDe
             parsed.name = key.group(2).strip()[:100] or None
             continue
         match = _LIST_LINE.match(line)
-        quantity = int(match.group(1)) if match.group(1) else 1
+        digits = match.group(1) or "1"
+        if len(digits) > 3:  # never int() a number of thousands of digits
+            parsed.errors.append(
+                LineError(number, f"quantity {digits[:6]}… is not from 1 to {MAX_QUANTITY}")
+            )
+            continue
+        quantity = int(digits)
         rest = match.group(2).strip()
         first = _card_id(rest.split()[0])
         found = (first, "") if first else names.get(normalize(rest))

@@ -130,3 +130,11 @@ def test_a_deck_name_with_a_bidi_override_or_zero_width_character_is_an_error():
 def test_an_oversized_text_is_refused_whole():
     parsed = parse_deck_text("deck:\n4 BS-012\n" + "#" * 200_001)
     assert parsed.deck == [] and "at most 200,000 characters" in parsed.errors[0].message
+
+
+def test_a_pasted_name_list_with_a_quantity_of_thousands_of_digits_names_its_line():
+    from decks.text_format import parse_name_list
+
+    parsed = parse_name_list("9" * 5000 + " BS-012\n٣ BS-013", {})
+    assert [e.line for e in parsed.errors] == [1, 2]
+    assert "quantity" in parsed.errors[0].message
