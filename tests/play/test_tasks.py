@@ -82,12 +82,12 @@ def test_a_chunk_slower_than_the_stall_time_keeps_its_lease_and_is_never_copied(
     owner, broker, tmp_path, settings
 ):
     needs_postgresql()
-    settings.SIMULATION_STALL_SECONDS = 4  # leases renewed every second
-    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 800}
-    pool = Workers({**broker, "SIMULATION_STALL_SECONDS": "4"}, tmp_path)
+    settings.SIMULATION_STALL_SECONDS = 2  # leases renewed every half second
+    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 3000}
+    pool = Workers({**broker, "SIMULATION_STALL_SECONDS": "2"}, tmp_path)
     try:
         pool.start("w1")
-        batch = goldfish(owner, 800, seed=12)
+        batch = goldfish(owner, 3000, seed=12)
         wait_for(lambda: batch.chunks.filter(attempts=1).exists(), timeout=60, what="claim")
         started = time.monotonic()
         requeued = 0
@@ -102,11 +102,11 @@ def test_a_chunk_slower_than_the_stall_time_keeps_its_lease_and_is_never_copied(
         pool.stop_all()
     finished = done(batch.pk)
     assert finished is not None and finished.status == "done", pool.logs()
-    assert elapsed > 4, "the chunk was not slower than the stall time; make it bigger"
+    assert elapsed > 2, "the chunk was not slower than the stall time; make it bigger"
     assert requeued == 0, ages
     chunk = finished.chunks.get()
     assert chunk.attempts == 1
-    assert finished.results["runs"] == 800
+    assert finished.results["runs"] == 3000
 
 
 @pytest.fixture
