@@ -50,6 +50,7 @@ class BatchRequest:
     policy_a: str = "greedy"
     policy_b: str = "greedy"
     variants: list[dict] | None = None  # kinds that play rule variants (the Touchdown lab)
+    options: dict | None = None  # rule options of kinds that play matches: empty_timing, deck_out
 
 
 def _common_errors(*, owner, runs, seed) -> dict[str, list[str]]:

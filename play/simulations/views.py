@@ -43,6 +43,7 @@ def batch_new(request):
                     seed=values["seed"],
                     policy_a=values["policy_a"],
                     policy_b=values["policy_b"],
+                    options=form.options(),
                 ),
             )
         except services.BatchInvalid as exc:
@@ -69,12 +70,16 @@ def batch_list(request):
 
 
 def _batch_context(batch, *, shared: bool) -> dict:
+    results, partial = selectors.batch_shown_results(batch)
     return {
         "batch": batch,
         "progress": selectors.batch_progress(batch),
         "sample_logs": selectors.sample_logs(batch),
         "shared": shared,
-        "results_json": batch.results,
+        "results": results,
+        "partial": partial,
+        "names": selectors.batch_side_names(batch, results),
+        "results_json": results,
     }
 
 
@@ -128,5 +133,6 @@ def batch_share_revoke(request, batch_id):
 @require_GET
 def batch_results_json(request, batch_id):
     batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
-    body = json.dumps({"results": batch.results, "progress": selectors.batch_progress(batch)})
+    results, _partial = selectors.batch_shown_results(batch)
+    body = json.dumps({"results": results, "progress": selectors.batch_progress(batch)})
     return HttpResponse(body, content_type="application/json")

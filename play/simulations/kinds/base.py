@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from play.models import match_log_title
 from play.simulations import core as simulation
 from play.simulations import sides as deck_sides
+from play.simulations.bots import ENGINE_RULE_VALUES
 
 
 @dataclass
@@ -93,13 +94,26 @@ class DeckKind(BatchKind):
         """Return (form field, deck) for every opponent, in sides order."""
         return [("deck_b", request.deck_b)]
 
+    plays_matches = True  # its runs are matches: bots and rule options apply (not PK)
+
     def params(self, *, request, sides: list[dict]) -> dict:
-        return {"runs": request.runs, "policy_a": request.policy_a, "policy_b": request.policy_b}
+        params = {"runs": request.runs, "policy_a": request.policy_a, "policy_b": request.policy_b}
+        if self.plays_matches:
+            params["options"] = match_options(request.options)  # R-PLAY-4, R-DRAW-2
+        return params
 
     def prepare(self, *, request, errors: dict[str, list[str]]) -> Prepared:
         for name in ("policy_a", "policy_b"):
             if getattr(request, name) not in simulation.POLICIES:
                 errors[name] = [f"Unknown policy: use {', '.join(simulation.POLICIES)}."]
+        for name, value in (request.options or {}).items():
+            values = ENGINE_RULE_VALUES.get(name)
+            if values is None:
+                errors[name] = [
+                    f"Unknown rule option {name!r}: use {', '.join(ENGINE_RULE_VALUES)}."
+                ]
+            elif value not in values:
+                errors[name] = [f"Unknown {name} {value!r}: use {' or '.join(values)}."]
         if self.needs_opponent and request.deck_b is None:
             errors["deck_b"] = ["This kind of batch needs an opponent deck."]
         versions: list = []
@@ -126,9 +140,32 @@ class DeckKind(BatchKind):
 
     def summarize(self, *, sides, params, by_opponent):
         merged = simulation.merge_results([r for results in by_opponent.values() for r in results])
+        named = self.named(sides=sides, params=params)
         if not merged:
-            return {"kind": self.key, "runs": 0}
-        return {"kind": self.key, **self.summarize_merged(merged, params=params)}
+            return {"kind": self.key, "runs": 0, **named}
+        return {"kind": self.key, **self.summarize_merged(merged, params=params), **named}
+
+    def named(self, *, sides: list[dict], params: dict) -> dict:
+        """Return what the results name: each side's deck and bot, and the rule options."""
+        bots = (params.get("policy_a"), params.get("policy_b")) if self.plays_matches else ()
+        named = {
+            "sides": {
+                side: {
+                    "deck": sides[index]["name"] if index < len(sides) else None,
+                    "bot": bots[index] if bots else None,
+                }
+                for index, side in enumerate("AB")
+            }
+        }
+        if self.plays_matches:
+            named["rules"] = match_options(params.get("options"))
+        return named
 
     def summarize_merged(self, merged: dict, *, params: dict) -> dict:
         return simulation.summarize_matches(merged)
+
+
+def match_options(options: dict | None) -> dict:
+    """Return a batch's rule options in full (the second edition's readings by default)."""
+    options = options or {}
+    return {name: options.get(name, values[0]) for name, values in ENGINE_RULE_VALUES.items()}

@@ -24,7 +24,13 @@ class GauntletKind(DeckKind):
             summary = simulation.summarize_matches(simulation.merge_results(results))
             summary["opponent"] = sides[opponent]["name"]
             table.append(summary)
-        return {"kind": self.key, "table": table, "runs": sum(r["runs"] for r in table)}
+        runs = sum(r["runs"] for r in table)
+        return {
+            "kind": self.key,
+            "table": table,
+            "runs": runs,
+            **self.named(sides=sides[:1], params=params),
+        }
 
     def opponent_text(self, batch) -> str:
         return _("every prebuilt deck")
