@@ -331,16 +331,22 @@ class GreedyPolicy:
 
 
 class SearchPolicy:
-    """Determinised Monte Carlo search over a few candidate actions.
+    """Determinised Monte Carlo search over a widening set of candidate actions.
 
-    At each decision with more than one candidate (greedy's choice, playing nothing, the
-    cheapest keep-free card, and a few uniformly drawn plays; both shot and goal-kick
-    choices), it spends `rollouts` simulations, round robin over the candidates. Each one deals
-    what the bot cannot see at random (`Match.determinized`: the other hand and both decks'
-    order), applies the candidate, plays on with greedy on both sides for `horizon` turns, and
-    scores the goal difference gained plus a small bonus for having the ball near the other
-    goal. The best mean wins; ties go to the earlier candidate (greedy's choice first). Its
-    strength is `rollouts`, the budget per decision.
+    Candidates (PLAY): greedy's choice, playing nothing, the cheapest keep-free card, the
+    cheapest cards that take (or widen) the keep lead, and at a shot the keep-free shot, the
+    all-in shot, the cheapest stop, the corner-forcing block and every defense card; then
+    uniformly drawn plays, more of them the bigger the budget (progressive widening: one per
+    eight rollouts, at least two). Shot chances and goal kicks: both choices.
+
+    The budget (`rollouts` per decision) is spent by sequential halving: in each round every
+    surviving candidate is played out on the same fresh determinisations (common random
+    numbers: `Match.determinized` from the same seed, so candidates are compared on the same
+    hidden cards and deck order), then the worse half is dropped. A rollout applies the
+    candidate, plays on with greedy on both sides for `horizon` turns (or to the end of the
+    half) and scores the goal difference gained plus a small bonus for holding the ball near
+    the other goal. The best mean wins; ties go to the earlier candidate (greedy's choice
+    first). Its randomness is the policy's own, so a match stays a function of its seed.
     """
 
     def __init__(self, rollouts: int, *, horizon: int = 6, name: str | None = None) -> None:
@@ -354,14 +360,29 @@ class SearchPolicy:
         candidates = self._candidates(state, side, rng)
         if len(candidates) == 1:
             return candidates[0]
-        totals = [0.0] * len(candidates)
-        counts = [0] * len(candidates)
-        for n in range(max(self.rollouts, len(candidates))):
-            index = n % len(candidates)
-            totals[index] += self._rollout(state, side, candidates[index], rng)
-            counts[index] += 1
-        best = max(range(len(candidates)), key=lambda i: (totals[i] / counts[i], -i))
-        return candidates[best]
+        count = len(candidates)
+        totals = [0.0] * count
+        samples = 0
+        alive = list(range(count))
+        rounds = max(1, (count - 1).bit_length())  # ceil(log2(count))
+        left = max(self.rollouts, count)
+        for round_ in range(rounds):
+            per = max(1, left // (len(alive) * (rounds - round_)))
+            seeds = [rng.getrandbits(64) for _ in range(per)]
+            for index in alive:
+                action = candidates[index]
+                for seed in seeds:
+                    totals[index] += self._rollout(state, side, action, random.Random(seed))
+            left -= per * len(alive)
+            samples += per
+            alive.sort(key=lambda i: (-totals[i], i))  # same samples: totals compare as means
+            if round_ < rounds - 1:
+                alive = sorted(alive[: (len(alive) + 1) // 2])
+        return candidates[alive[0]]
+
+    def _widening(self) -> int:
+        """Return how many uniformly drawn plays join the candidates for this budget."""
+        return max(2, self.rollouts // 8)
 
     def _candidates(self, state: Match, side: Side, rng: random.Random) -> list[Action]:
         first = self._greedy.choose(state, rng)
@@ -373,17 +394,46 @@ class SearchPolicy:
             return [first, _GOAL_KICK_TO[side, other_zone]]
         if decision != PLAY:
             return [first]
-        found = [first, _PLAY_NOTHING[side]]
-        free = GreedyPolicy._keep_free(
-            state.hand(side),
-            MAX_PLAYER_CARDS_PER_TURN - state.player_cards_used(side),
-            state.deck_count(side),
-        )
+        hand = state.hand(side)
+        budget = MAX_PLAYER_CARDS_PER_TURN - state.player_cards_used(side)
+        plays: list[list[Card]] = [[]]
+        free = GreedyPolicy._keep_free(hand, budget, state.deck_count(side))
         if free:
-            found.append(PlayCards(side, (free[0].id,)))
-        for _ in range(3):
-            found.append(state.random_legal_action(rng))
-        unique = []
+            plays.append(free)
+        mine = state.totals(side)
+        theirs = state.totals(OTHER[side])
+        need = theirs.keep - mine.keep + 1
+        for wanted in (need, need + 2):
+            if wanted > 0:
+                found = _cheapest(hand, budget, wanted, _KEEP, None)
+                if found:
+                    plays.append(found[0])
+        if state.shot:
+            opponent = OTHER[side]
+            if side == state.offense:
+                stopping = theirs.defense + state.goalkeeper(opponent).defense
+                wanted = stopping - mine.shoot + 1
+                if wanted > 0:
+                    keep_free = tuple(c for c in hand if _features(c).gains[_KEEP] <= 0)
+                    for pool in (keep_free, hand):
+                        found = _cheapest(pool, budget, wanted, _SHOOT, None)
+                        if found:
+                            plays.append(found[0])
+                plays.append(GreedyPolicy._all_in(hand, budget))
+            else:
+                stopping = mine.defense + state.goalkeeper(side).defense
+                wanted = theirs.shoot - stopping + 1
+                for goal in (wanted, wanted - 1, wanted + 2):
+                    if goal > 0:
+                        found = _cheapest(hand, budget, goal, _DEFENSE, None)
+                        if found:
+                            plays.append(found[0])
+                players, events = _candidates(hand, _DEFENSE)
+                plays.append([e[3] for e in players[:budget]] + [e[3] for e in events])
+        found = [first]
+        found.extend(PlayCards(side, tuple([c.id for c in cards])) for cards in plays)
+        found.extend(state.random_legal_action(rng) for _ in range(self._widening()))
+        unique: list[Action] = []
         for action in found:
             if action not in unique:
                 unique.append(action)
@@ -408,7 +458,7 @@ class SearchPolicy:
         return value
 
 
-SEARCH_BUDGETS = {"search": 16, "search-strong": 48}  # rollouts per decision
+SEARCH_BUDGETS = {"search": 16, "search-strong": 128}  # rollouts per decision
 
 POLICIES: dict[str, Policy] = {
     policy.name: policy
