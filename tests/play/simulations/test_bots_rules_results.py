@@ -253,25 +253,3 @@ def test_the_gauntlet_chart_asks_for_interval_bars_and_two_distinct_markers(
     canvas = re.search(r'<canvas data-chart="winrates"[^>]*>', html).group(0)
     assert 'data-label-low="95% low"' in canvas and 'data-label-high="95% high"' in canvas
     assert all(len(row["interval"]) == 2 for row in batch.results["table"])
-
-
-@pytest.mark.parametrize("kind", ["match", "gauntlet", "pk"])
-def test_results_pages_in_japanese_have_no_english_ui_text(alice, decks, queued, kind):
-    from django.test import Client
-
-    from tests.test_japanese_pages import _data_words, english_in
-
-    batch = services.batch_create(
-        owner=alice,
-        request=services.BatchRequest(
-            kind=kind, deck_a=decks[0], deck_b=decks[1], runs=20, seed=2, policy_b="random"
-        ),
-    )
-    run_all(batch, upto=1)
-    services.batch_cancel(batch=batch)  # partial results, with their notice
-    client = Client()
-    client.force_login(alice)
-    client.cookies["django_language"] = "ja"
-    body = client.get(batch.get_absolute_url()).content.decode()
-    assert "batch-results" in body and ("途中までの結果" in body or kind == "pk")
-    assert english_in(body, _data_words()) == []
