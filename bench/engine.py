@@ -20,7 +20,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from play.engine import pk  # noqa: E402
-from play.engine.ladder import pairing, ratings  # noqa: E402
+from play.engine.ladder import Pairing, pairing, ratings  # noqa: E402
 from play.engine.policies import LADDER, SEARCH_BUDGETS  # noqa: E402
 from play.engine.runner import play_match  # noqa: E402
 from play.engine.testing import sample_side_deck  # noqa: E402
@@ -203,6 +203,18 @@ def prebuilt_deals(count: int) -> list:
     return [(*pairs[seed % len(pairs)], seed) for seed in range(count)]
 
 
+def play_rung(upper: str, lower: str, deals: list, progress: bool) -> Pairing:
+    """Return the rung's pairing; with `progress`, print each deal's two results as they come."""
+    if not progress:
+        return pairing(upper, lower, deals)
+    wins = 0
+    for number, deal in enumerate(deals):
+        won = pairing(upper, lower, [deal]).wins
+        wins += won
+        print(f"  deal {number}: {upper} won {won} of 2 ({wins} of {2 * number + 2})", flush=True)
+    return Pairing(upper, lower, 2 * len(deals), wins)
+
+
 def ladder(args: argparse.Namespace) -> None:
     deal = prebuilt_deals if args.prebuilt else random_legal_deals
     deals = deal(args.matches)
@@ -218,7 +230,7 @@ def ladder(args: argparse.Namespace) -> None:
     for lower, upper in zip(rungs, rungs[1:], strict=False):
         start = time.perf_counter()
         searching = upper.startswith("search") or lower.startswith("search")
-        result = pairing(upper, lower, search_deals if searching else deals)
+        result = play_rung(upper, lower, search_deals if searching else deals, args.progress)
         chain.append(result)
         low, high = result.interval
         print(
@@ -245,6 +257,7 @@ def main() -> None:
     parser.add_argument(
         "--search-deals", type=int, default=0, help="ladder: fewer deals for the search rungs"
     )
+    parser.add_argument("--progress", action="store_true", help="ladder: print every deal")
     parser.add_argument("--search", type=int, default=0, help="speed: time N search matches")
     args = parser.parse_args()
     if args.what == "speed":
