@@ -4,7 +4,6 @@ from django.conf import settings
 from django.db.models import Count, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from play.models import MatchLog, SimulationBatch, SimulationChunk
 from play.simulations import kinds
@@ -87,14 +86,16 @@ def batch_side_names(batch: SimulationBatch, results: dict | None = None) -> dic
     when they name them, else from the batch's sides snapshot and params (older batches).
     Never "A"/"B": a side without a deck (the Touchdown lab) has empty words.
     """
-    plays_matches = getattr(batch.kind_spec, "plays_matches", False)
+    kind = batch.kind_spec
+    plays_matches = getattr(kind, "plays_matches", False)
+    many = getattr(kind, "opponents_label", None)  # a gauntlet: every prebuilt deck in turn
     named = (results or {}).get("sides") or {}
     names = {}
     for index, side in enumerate("AB"):
         given = named.get(side) or {}
         deck = given.get("deck")
-        if deck is None and index and batch.kind == "gauntlet":
-            deck = str(_("each prebuilt deck"))  # side B is every prebuilt deck in turn
+        if deck is None and index and many:
+            deck = str(many)
         elif deck is None and index < len(batch.sides):
             deck = (batch.sides[index] or {}).get("name")
         bot = given.get("bot")

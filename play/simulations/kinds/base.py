@@ -43,6 +43,7 @@ class BatchKind:
     results_template = "play/kinds/_match_results.html"
     both_sides_played = False  # the match results show deck B's goals beside deck A's
     replay_url_name = "play:replay"  # the viewer that opens this kind's sample logs
+    opponents_label = None  # how results name side B when it is many decks in turn
 
     def log_title(self, log: dict) -> str:
         """Return a kept sample log's title."""

@@ -14,6 +14,7 @@ class GauntletKind(DeckKind):
     label = gettext_lazy("Gauntlet")
     order = 40
     results_template = "play/kinds/_gauntlet_results.html"
+    opponents_label = gettext_lazy("each prebuilt deck")
 
     def opponent_decks(self, request):
         return [("deck_b", deck) for deck in deck_sides.prebuilt_decks()]
