@@ -9,6 +9,7 @@ the table, the field, the score and the opponent's goalkeeper; never the opponen
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple, Protocol
@@ -159,7 +160,7 @@ def _player_order(entry: _Entry) -> tuple[int, int, str]:
     return (-entry[0], entry[1], entry[3].id)
 
 
-def _candidates(hand, contest: int) -> tuple[list[_Entry], list[_Entry]]:
+def _candidates(hand: Sequence[Card], contest: int) -> tuple[list[_Entry], list[_Entry]]:
     """Return the hand's cards that help in the contest: players strongest first, at most
     four of them, and events best gain per value first."""
     players = []
@@ -181,7 +182,7 @@ def _candidates(hand, contest: int) -> tuple[list[_Entry], list[_Entry]]:
 
 
 def _cheapest(
-    hand: tuple[Card, ...], budget: int, need: int, contest: int, keep_limit: int | None
+    hand: Sequence[Card], budget: int, need: int, contest: int, keep_limit: int | None
 ) -> tuple[list[Card], int] | None:
     """Return the cheapest cards (at most `budget` players) that gain at least `need`."""
     players, events = _candidates(hand, contest)
@@ -310,7 +311,7 @@ class GreedyPolicy:
         return []
 
     @staticmethod
-    def _keep_free(hand: tuple[Card, ...], budget: int, deck_count: int) -> list[Card]:
+    def _keep_free(hand: Sequence[Card], budget: int, deck_count: int) -> list[Card]:
         """Return the cheapest card that adds no keep (to end the phase holding the ball)."""
         best = None
         best_value = 0
@@ -376,7 +377,7 @@ class GreedyPolicy:
         return []
 
     @staticmethod
-    def _all_in(hand: tuple[Card, ...], budget: int) -> list[Card]:
+    def _all_in(hand: Sequence[Card], budget: int) -> list[Card]:
         """Return the best shooters and every card that helps the shot or refills the hand."""
         shooters = [c for c in hand if c.kind == "player" and c.shoot > 0]
         shooters.sort(key=lambda c: (-c.shoot, c.keep, c.id))
