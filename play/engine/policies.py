@@ -185,26 +185,8 @@ def _cheapest(
     hand: Sequence[Card], budget: int, need: int, contest: int, keep_limit: int | None
 ) -> tuple[list[Card], int] | None:
     """Return the cheapest cards (at most `budget` players) that gain at least `need`."""
-    # The answer depends only on which cards the hand holds, not on their order (candidates
-    # are sorted by value, ties only between copies of one card), so it is remembered per
-    # multiset of card objects. The key holds the objects' ids and the entry holds the
-    # objects, so no id is reused while its entry stands.
-    key = (contest, budget, need, keep_limit, *sorted(map(id, hand)))
-    known = _CHEAPEST.get(key)
-    if known is None:
-        players, events = _candidates(hand, contest)
-        if len(_CHEAPEST) >= _CHEAPEST_MAX:
-            _CHEAPEST.clear()
-        known = _CHEAPEST[key] = (
-            tuple(hand),
-            _cheapest_of(players, events, budget, need, keep_limit),
-        )
-    found = known[1]
-    return None if found is None else (list(found[0]), found[1])
-
-
-_CHEAPEST: dict[tuple, tuple[tuple[Card, ...], tuple[list[Card], int] | None]] = {}
-_CHEAPEST_MAX = 100_000
+    players, events = _candidates(hand, contest)
+    return _cheapest_of(players, events, budget, need, keep_limit)
 
 
 def _cheapest_of(
