@@ -126,7 +126,7 @@ def search_ms_per_decision(pool: list, matches: int, name: str = "search") -> fl
 def engine_path() -> str:
     import play.engine
 
-    return "compiled (Cython)" if play.engine.COMPILED else "plain Python"
+    return "compiled (Cython)" if getattr(play.engine, "COMPILED", False) else "plain Python"
 
 
 def profile(args: argparse.Namespace) -> None:

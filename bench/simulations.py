@@ -115,6 +115,23 @@ def start_workers(count: int) -> list[subprocess.Popen]:
     return procs
 
 
+def group_cpu_seconds(procs) -> float:
+    """Return the CPU seconds (user + system) used so far by the workers' process groups."""
+    groups = {proc.pid for proc in procs}
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) in groups:  # pgrp; each worker leads its own session
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
 def stop_workers(procs) -> None:
     for proc in procs:
         os.killpg(proc.pid, signal.SIGTERM)
@@ -136,6 +153,7 @@ def run_batch(runs: int, workers: int) -> float:
     procs = start_workers(workers)
     try:
         before = table_writes()
+        cpu_before = group_cpu_seconds(procs)
         started = time.perf_counter()
         response = client.post(
             "/api/simulations/",
@@ -150,6 +168,7 @@ def run_batch(runs: int, workers: int) -> float:
                 break
             time.sleep(0.05)
         elapsed = time.perf_counter() - started
+        cpu = group_cpu_seconds(procs) - cpu_before
         after = table_writes()
     finally:
         stop_workers(procs)
@@ -159,6 +178,11 @@ def run_batch(runs: int, workers: int) -> float:
         f"{workers} worker(s): {runs} goldfish matches in {chunks} chunks: {elapsed:.2f} s "
         f"({runs / elapsed:,.0f} matches/s), status {batch.status}, "
         f"results runs {batch.results and batch.results.get('runs')}"
+    )
+    load = os.getloadavg()[0]
+    print(
+        f"  workers' CPU: {cpu:.2f} s ({runs / cpu:,.0f} matches per CPU second); "
+        f"load average {load:.1f}: on an idle machine about {cpu / workers:.2f} s of wall time"
     )
     chunk_rows = writes.get("play_simulationchunk", 0)
     print(
