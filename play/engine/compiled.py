@@ -67,14 +67,13 @@ def activate(package_path: list[str]) -> bool:
     if plain_forced():
         return False
     state = build_state()
-    if state == "stale":
-        print(
-            "play.engine: the compiled engine is older than its sources; running plain Python "
-            "(make setup rebuilds it).",
-            file=sys.stderr,
-        )
-        return False
-    if state == "missing":
+    if state != "current":
+        if state == "stale" and sys.argv[:1] != ["-m"]:  # quiet in `python -m play.engine`
+            print(
+                "play.engine: the compiled engine is older than its sources; running plain "
+                "Python (make setup rebuilds it).",
+                file=sys.stderr,
+            )
         return False
     package_path.insert(0, str(build_dir() / "play" / "engine"))
     return True
