@@ -57,6 +57,13 @@ def main() -> None:
     import redis
 
     redis.Redis.from_url(args.redis).flushdb()
+    path = subprocess.run(
+        [sys.executable, "-c", "import play.engine as e; print(getattr(e, 'COMPILED', False))"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    print(f"engine path in the workers: {'compiled' if path == 'True' else 'plain Python'}")
     timings = {}
     for count in args.workers:
         timings[count] = run_batch(args.runs, count)
