@@ -41,6 +41,16 @@ def _log_choice(request) -> str:
     return presenters.log_filter(request.POST.get("log") or request.GET.get("log"))
 
 
+def _bad_log_filter(request) -> str:
+    """Return the error for an unknown `log` filter in the address, or ""."""
+    value = request.GET.get("log")
+    if not value or value in presenters.LOG_FILTERS:
+        return ""
+    return _("Unknown log filter (log): choose %(choices)s.") % {
+        "choices": ", ".join(presenters.LOG_FILTERS)
+    }
+
+
 def _render_game(request, position: solo.Position, *, status: int = 200, error: str = ""):
     context = presenters.game_context(position, log=_log_choice(request))
     context["error"] = error
@@ -150,7 +160,8 @@ def solo_game(request, game_id):
         position = solo.solo_match(game)
     except solo.GameBroken as exc:
         return render(request, "play/solo_broken.html", {"game": game, "error": str(exc)})
-    return _render_game(request, position)
+    error = _bad_log_filter(request)
+    return _render_game(request, position, status=400 if error else 200, error=error)
 
 
 @login_required
@@ -161,7 +172,9 @@ def solo_events(request, game_id):
     context = presenters.game_context(
         solo.solo_match(game), full_log=True, log=_log_choice(request)
     )
-    return render(request, "play/solo_events.html", context)
+    error = _bad_log_filter(request)
+    context["log_error"] = error
+    return render(request, "play/solo_events.html", context, status=400 if error else 200)
 
 
 @login_required

@@ -16,7 +16,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from catalog.services import catalog_load
 from decks.models import Deck
 from decks.services import deck_copy
-from play.engine import play_match
+from play.engine import HalftimeSwaps, play_match
 from play.engine.testing import sample_side_deck
 from play.models import MatchLog, SoloGame
 from play.solo import services as solo
@@ -368,8 +368,60 @@ def test_playing_a_goldfish_half_with_the_keyboard_only(live_server, browser, sc
     browser.save_screenshot(os.path.join(screenshot_dir, "play-keys-halftime.png"))
     game.refresh_from_db()
     assert solo.solo_match(game).match.decision == "halftime_swaps"
-    # At halftime: 0 keeps the deck, Enter starts the second half.
+    # At halftime: 0 keeps the deck, Enter starts the second half (after the goldfish's choice).
     press(browser, "0")
     press_and_wait(browser, wait, Keys.ENTER)
+    wait.until(lambda b: b.execute_script(HALF_SHOWN) == "2nd half")
+
+
+DECISION_SHOWN = "var r = document.getElementById('solo-game'); return r ? r.dataset.decision : '';"
+HALF_SHOWN = "var h = document.querySelector('[data-bind=half]'); return h && h.textContent.trim();"
+
+
+def finish_by_autoplay(game) -> None:
+    """Play on to full time: autoplay each half, no halftime swap."""
+    for _ in range(10):
+        game.refresh_from_db()
+        position = solo.solo_match(game)
+        match = position.match
+        if match.is_terminal():
+            break
+        if match.decision == "halftime_swaps" and match.actor == "A":
+            solo.solo_act(game=game, revision=game.revision, action=HalftimeSwaps("A", ()))
+        elif match.current_side() == "B":
+            solo.solo_bot_step(game=game, revision=None, all_steps=True)
+        else:
+            solo.solo_autoplay_half(game=game, revision=game.revision)
     game.refresh_from_db()
-    assert solo.solo_match(game).match.half == 2
+    assert game.is_finished
+
+
+def test_after_full_time_keys_take_back_and_play_again(live_server, browser):
+    catalog_load()
+    alice = get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
+    sample = Deck.objects.filter(is_sample=True).order_by("slug").last()
+    deck = deck_copy(deck=sample, owner=alice)
+    game = solo.solo_start(owner=alice, deck=deck, mode="goldfish", seed=4).game
+    finish_by_autoplay(game)
+    log_in(browser, live_server, alice)
+    wait = WebDriverWait(browser, 15)
+    browser.get(live_server.url + game.get_absolute_url())
+    replay = browser.find_element(By.CSS_SELECTOR, '[data-action="replay"]')
+    assert replay.get_attribute("href").endswith(f"/replays/{game.log.share_token}/")
+
+    press_and_wait(browser, wait, "u")  # take back the last decision, after full time
+    assert decision(browser).endswith(":mine")
+    game.refresh_from_db()
+    assert game.status == SoloGame.Status.PLAYING
+    finish_by_autoplay(game)
+    browser.refresh()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, '[data-action="again"]')))
+
+    press(browser, "n")  # play again with the same shuffle: a new game opens
+    wait.until(lambda b: not b.current_url.endswith(game.get_absolute_url()))
+    wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
+    wait.until(lambda b: b.execute_script(DECISION_SHOWN).endswith(":mine"))  # goldfish done
+    fresh = SoloGame.objects.exclude(pk=game.pk).get(owner=alice)
+    assert browser.current_url.endswith(fresh.get_absolute_url())
+    assert (fresh.seed, fresh.sides) == (game.seed, game.sides)
+    assert all(a["side"] == "B" for a in fresh.actions)  # only the goldfish has moved yet

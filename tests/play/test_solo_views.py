@@ -349,8 +349,12 @@ def test_the_log_can_be_filtered_to_goals_shots_or_my_decisions(alice_client, ga
     assert 0 < len(mine) <= user_actions and set(mine) <= {"play", "kick", "halftime"}
     everything = _log_lines(alice_client.get(url, {"log": "all"}).content.decode())
     assert len(everything) == len(events)
-    unknown = _log_lines(alice_client.get(url, {"log": "<script>"}).content.decode())
-    assert unknown == everything
+    unknown = alice_client.get(url, {"log": "<script>"})
+    assert unknown.status_code == 400
+    assert "Unknown log filter (log)" in unknown.content.decode()
+    assert _log_lines(unknown.content.decode()) == everything
+    board = alice_client.get(game.get_absolute_url(), {"log": "passes"})
+    assert board.status_code == 400 and "Unknown log filter (log)" in board.content.decode()
 
 
 def test_the_log_filter_is_kept_after_a_decision(alice_client, game):
