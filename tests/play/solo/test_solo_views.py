@@ -10,12 +10,7 @@ from play.engine.match import PLAY
 from play.engine.policies import LADDER
 from play.models import SoloGame
 from play.solo import services as solo
-from tests.play import test_solo
-
-alice_deck = test_solo.alice_deck
-game = test_solo.game
-sample_deck = test_solo.sample_deck
-first_player_cards = test_solo.first_player_cards
+from tests.play.solo.helpers import first_player_cards, play_to_full_time
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -287,12 +282,8 @@ def test_the_board_draws_the_ball_in_every_zone_it_reaches(alice_client, game):
     assert {0, 4} & seen, seen
 
 
-def finished(game):
-    return test_solo.finish(game)
-
-
 def test_a_finished_game_offers_take_back_play_again_and_the_replay(alice_client, game):
-    finished(game)
+    play_to_full_time(game)
     game.refresh_from_db()
     html = alice_client.get(game.get_absolute_url()).content.decode()
     assert f'href="{reverse("play:replay", args=[game.log.share_token])}"' in html
@@ -302,7 +293,7 @@ def test_a_finished_game_offers_take_back_play_again_and_the_replay(alice_client
 
 
 def test_take_back_after_full_time_through_the_page(alice_client, game):
-    finished(game)
+    play_to_full_time(game)
     game.refresh_from_db()
     response = alice_client.post(
         reverse("play:solo-undo", args=[game.pk]), {"revision": game.revision}, **HX
@@ -314,7 +305,7 @@ def test_take_back_after_full_time_through_the_page(alice_client, game):
 
 
 def test_play_again_opens_a_new_game_with_the_same_shuffle(alice_client, alice, game):
-    finished(game)
+    play_to_full_time(game)
     response = alice_client.post(reverse("play:solo-rematch", args=[game.pk]), **HX)
     assert response.status_code == 204
     fresh = SoloGame.objects.filter(owner=alice).exclude(pk=game.pk).get()
@@ -336,7 +327,7 @@ def _log_lines(html: str) -> list[str]:
 
 
 def test_the_log_can_be_filtered_to_goals_shots_or_my_decisions(alice_client, game):
-    position = finished(game)
+    position = play_to_full_time(game)
     events = position.match.events
     url = reverse("play:solo-events", args=[game.pk])
     goals = _log_lines(alice_client.get(url, {"log": "goals"}).content.decode())

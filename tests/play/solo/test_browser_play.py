@@ -16,10 +16,11 @@ from selenium.webdriver.support.ui import WebDriverWait
 from catalog.services import catalog_load
 from decks.models import Deck
 from decks.services import deck_copy
-from play.engine import HalftimeSwaps, play_match
+from play.engine import play_match
 from play.engine.testing import sample_side_deck
 from play.models import MatchLog, SoloGame
 from play.solo import services as solo
+from tests.play.solo.helpers import play_to_full_time
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -378,31 +379,13 @@ DECISION_SHOWN = "var r = document.getElementById('solo-game'); return r ? r.dat
 HALF_SHOWN = "var h = document.querySelector('[data-bind=half]'); return h && h.textContent.trim();"
 
 
-def finish_by_autoplay(game) -> None:
-    """Play on to full time: autoplay each half, no halftime swap."""
-    for _ in range(10):
-        game.refresh_from_db()
-        position = solo.solo_match(game)
-        match = position.match
-        if match.is_terminal():
-            break
-        if match.decision == "halftime_swaps" and match.actor == "A":
-            solo.solo_act(game=game, revision=game.revision, action=HalftimeSwaps("A", ()))
-        elif match.current_side() == "B":
-            solo.solo_bot_step(game=game, revision=None, all_steps=True)
-        else:
-            solo.solo_autoplay_half(game=game, revision=game.revision)
-    game.refresh_from_db()
-    assert game.is_finished
-
-
 def test_after_full_time_keys_take_back_and_play_again(live_server, browser):
     catalog_load()
     alice = get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
     sample = Deck.objects.filter(is_sample=True).order_by("slug").last()
     deck = deck_copy(deck=sample, owner=alice)
     game = solo.solo_start(owner=alice, deck=deck, mode="goldfish", seed=4).game
-    finish_by_autoplay(game)
+    play_to_full_time(game)
     log_in(browser, live_server, alice)
     wait = WebDriverWait(browser, 15)
     browser.get(live_server.url + game.get_absolute_url())
@@ -413,7 +396,7 @@ def test_after_full_time_keys_take_back_and_play_again(live_server, browser):
     assert decision(browser).endswith(":mine")
     game.refresh_from_db()
     assert game.status == SoloGame.Status.PLAYING
-    finish_by_autoplay(game)
+    play_to_full_time(game)
     browser.refresh()
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, '[data-action="again"]')))
 

@@ -4,38 +4,17 @@ import pytest
 
 from catalog.models import Card
 from decks.models import Deck
-from decks.services import deck_copy
 from play.engine import HalftimeSwaps, PlayCards, action_from_dict, validate_log
 from play.engine.match import HALFTIME, PLAY
 from play.engine.policies import LADDER
 from play.models import MatchLog, SoloGame
 from play.solo import services as solo
-
-
-@pytest.fixture
-def sample_deck(db) -> Deck:
-    return Deck.objects.filter(is_sample=True).order_by("slug").last()
-
-
-@pytest.fixture
-def alice_deck(alice, sample_deck) -> Deck:
-    """A private, legal copy of a sample deck (events and ten persons included)."""
-    return deck_copy(deck=sample_deck, owner=alice)
-
-
-@pytest.fixture
-def game(alice, alice_deck) -> SoloGame:
-    return solo.solo_start(owner=alice, deck=alice_deck, mode="goldfish", seed=7).game
+from tests.play.solo.helpers import first_player_cards, play_to_full_time
 
 
 def to_user(game: SoloGame) -> solo.Position:
     """Let the bot play until it is the user's decision."""
     return solo.solo_bot_step(game=game, revision=None, all_steps=True)
-
-
-def first_player_cards(position: solo.Position, count: int) -> tuple[str, ...]:
-    hand = position.match.hand("A")
-    return tuple(c.id for c in hand if c.kind == "player")[:count]
 
 
 def play_some(game: SoloGame, decisions: int) -> solo.Position:
@@ -223,18 +202,8 @@ def test_a_finished_game_keeps_a_valid_log(game):
     assert game.log.log == position.match.to_log()
 
 
-def finish(game: SoloGame) -> solo.Position:
-    """Autoplay both halves (no halftime swap); return the finished position."""
-    position = solo.solo_autoplay_half(game=game, revision=game.revision)
-    position = solo.solo_act(
-        game=game, revision=position.game.revision, action=HalftimeSwaps("A", ())
-    )
-    position = to_user(game)
-    return solo.solo_autoplay_half(game=game, revision=position.game.revision)
-
-
 def test_take_back_after_full_time_reopens_the_game_at_the_last_decision(game):
-    finished = finish(game)
+    finished = play_to_full_time(game)
     game.refresh_from_db()
     first_log = game.log
     actions = finished.game.actions
@@ -267,7 +236,7 @@ def test_play_again_copies_the_shuffle_the_decks_and_the_options(alice, alice_de
         seed=41,
         options=options,
     ).game
-    finish(old)
+    play_to_full_time(old)
     old.refresh_from_db()
     fresh = solo.solo_rematch(game=old)
     new = SoloGame.objects.get(pk=fresh.game.pk)
