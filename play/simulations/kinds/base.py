@@ -26,6 +26,7 @@ class Prepared:
     params: dict
     opponents: int
     versions: list = field(default_factory=list)  # deck A's version, then every opponent's
+    chunk_size: int | None = None  # runs a chunk, when the kind sizes this batch's own chunks
 
 
 class BatchKind:

@@ -1,8 +1,14 @@
-"""The Touchdown Heroes balance lab: games of one or two rule variants (docs/touchdown.md)."""
+"""The Touchdown Heroes balance lab: games of one or two rule variants (docs/touchdown.md), or
+a study (issue #14): every kick-off strategy against every other, or a sweep over one or two
+parameters; a study's sides are its cells (play/lab/studies.py), a chunk plays seeds of one."""
+
+import math
+import random
 
 from django.utils.translation import gettext_lazy as _
 
 from play.lab import core as lab
+from play.lab import studies
 from play.simulations import core as simulation
 from play.simulations.kinds import register
 from play.simulations.kinds.base import BatchKind, Prepared
@@ -23,6 +29,8 @@ class TouchdownKind(BatchKind):
         return range(opponents)  # every side is a rule variant, numbered from 0
 
     def prepare(self, *, request, errors):
+        if getattr(request, "study", None) is not None:
+            return self._prepare_study(request=request, errors=errors)
         variants = request.variants or []
         if not 1 <= len(variants) <= 2:
             errors["variants"] = ["Give one rule variant, or two to compare."]
@@ -35,12 +43,56 @@ class TouchdownKind(BatchKind):
         params = {"runs": request.runs, "variants": [v["label"] for v in cleaned]}
         return Prepared(sides=cleaned, params=params, opponents=len(cleaned))
 
+    def _prepare_study(self, *, request, errors):
+        variants = request.variants or [{}]
+        if len(variants) != 1:
+            errors["variants"] = ["A study plays one base variant."]
+        cells: list[dict] = []
+        clean: dict = {}
+        try:
+            variant = lab.clean_variant(variants[0], prefix="variant_a_")
+        except lab.VariantError as exc:
+            errors.update(exc.errors)
+        else:
+            try:
+                clean, cells = studies.clean_study(request.study, variant)
+            except studies.StudyError as exc:
+                errors.update(exc.errors)
+        if request.seed is None:  # fixed here: every cell's chunk k plays the same seeds
+            request.seed = random.SystemRandom().getrandbits(62)
+        chunk = max(1, self.chunk_size() // 2)  # seeds a chunk: two games each
+        params = {
+            "runs": request.runs,
+            "study": clean,
+            "seed": request.seed,
+            "chunk_size": chunk,
+            "variants": [cells[0]["variant"]["label"]] if cells else [],
+            "cells": len(cells),
+        }
+        return Prepared(sides=cells, params=params, opponents=len(cells), chunk_size=chunk)
+
     def run_chunk(self, *, sides, params, spec, seed, keep_logs):
+        if params.get("study"):
+            per_cell = math.ceil(params["runs"] / params["chunk_size"])
+            seeds = studies.cell_seeds(
+                study_seed=params["seed"],
+                position=spec.index - spec.opponent * per_cell,
+                runs=spec.runs,
+            )
+            return studies.run_cell_chunk(
+                cell=sides[spec.opponent], seeds=seeds, keep_logs=keep_logs
+            )
         return lab.run_chunk(
             variant=sides[spec.opponent], runs=spec.runs, seed=seed, keep_logs=keep_logs
         )
 
     def summarize(self, *, sides, params, by_opponent):
+        study = params.get("study")
+        if study:
+            summary = (
+                studies.summarize_table if study["kind"] == "table" else studies.summarize_sweep
+            )
+            return {"kind": self.key, **summary(study=study, cells=sides, by_cell=by_opponent)}
         variants = []
         for index, variant in enumerate(sides):
             results = by_opponent.get(index)

@@ -1,0 +1,149 @@
+"""The lab's studies on the batch path (issue #14): the strategy table and the sweep, run as
+chunks, match a direct computation over the same seeds; downloads; the form's checks."""
+
+from unittest.mock import patch
+
+import pytest
+from django.test import override_settings
+
+from play.lab import studies
+from play.models import SimulationBatch
+from play.simulations import services
+from play.touchdown import Options
+from play.touchdown.matchups import bootstrap_both, difference, play_units
+
+pytestmark = pytest.mark.django_db
+SMALL_CHUNKS = {"touchdown": 6}  # 3 seeds a chunk
+
+
+@pytest.fixture
+def queued():
+    with patch("play.simulations.services.queue_chunks") as queue:
+        yield queue
+
+
+def run_all(batch, order=None):
+    for index in order or range(batch.chunk_count):
+        services.chunk_run(batch_id=batch.pk, index=index)
+    batch.refresh_from_db()
+    return batch
+
+
+def batch_seeds(batch):
+    """The seeds every cell of a study batch plays, chunk by chunk (a direct derivation)."""
+    size = batch.params["chunk_size"]
+    seeds = []
+    for position, start in enumerate(range(0, batch.runs, size)):
+        runs = min(size, batch.runs - start)
+        seeds += studies.cell_seeds(study_seed=batch.seed, position=position, runs=runs)
+    return sorted(seeds)
+
+
+@override_settings(SIMULATION_CHUNK_SIZE=SMALL_CHUNKS)
+def test_the_table_batch_matches_a_direct_computation_over_the_same_seeds(alice, queued):
+    batch = services.lab_batch_create(
+        owner=alice,
+        variants=[{}],
+        runs=7,
+        seed=5,
+        study={"kind": "table", "strategies": ["normal", "random", "own"], "bots": ["greedy"]},
+    )
+    assert batch.chunk_count == 3 * 3  # 3 pairs, 7 seeds in chunks of 3
+    # chunks in any order, one of them twice: the figures come from the chunk rows
+    batch = run_all(batch, order=[8, 0, 4, 4, 1, 2, 3, 5, 6, 7])
+    assert batch.status == "done"
+    (table,) = batch.results["tables"]
+    assert table["strategies"] == ["greedy", "greedy+normal", "greedy+random"]  # registry order
+    seeds = batch_seeds(batch)
+    assert len(seeds) == 7
+    rows = {(r["a"], r["b"]): r["figures"] for r in table["rows"]}
+    mine, theirs = bootstrap_both(play_units(Options(), "greedy+normal", "greedy+random", seeds))
+    assert rows["greedy+normal", "greedy+random"] == mine
+    assert rows["greedy+random", "greedy+normal"] == theirs
+    assert mine["games"]["value"] == 14
+    assert mine["win_rate"]["value"] + theirs["win_rate"]["value"] == pytest.approx(1)
+    assert table["matrix"][0]["cells"][0]["figures"] is None  # a strategy against itself
+    assert table["matrix"][1]["cells"][2]["figures"] == mine
+    assert table["matrix"][2]["cells"][1]["figures"] == theirs
+    assert batch.sample_logs.count() == 3  # one sample game a cell
+    assert batch.sample_logs.first().log["rules"]["house"]["kick_floor"] == 0
+
+
+@override_settings(SIMULATION_CHUNK_SIZE=SMALL_CHUNKS)
+def test_two_bot_strengths_make_two_tables(alice, queued):
+    batch = services.lab_batch_create(
+        owner=alice,
+        variants=[{"onside_rolls": 2}],
+        runs=3,
+        seed=2,
+        study={"kind": "table", "strategies": ["normal", "random"], "bots": ["greedy", "random"]},
+    )
+    batch = run_all(batch)
+    bots = [t["bot"] for t in batch.results["tables"]]
+    assert bots == ["greedy", "random"]
+    assert batch.results["tables"][1]["rows"][0]["a"] == "random+normal"
+    assert batch.results["games"] == 2 * 3 * 2
+
+
+@override_settings(SIMULATION_CHUNK_SIZE=SMALL_CHUNKS)
+def test_the_sweep_batch_pairs_cells_by_seed_and_tests_any_two(alice, queued):
+    batch = services.lab_batch_create(
+        owner=alice,
+        variants=[{}],
+        runs=6,
+        seed=9,
+        study={
+            "kind": "sweep",
+            "grid": [["kick_floor", "0,7"], ["random_kick_base", [3, 0]]],
+            "a": "random",
+            "b": "normal",
+            "bot": "greedy",
+        },
+    )
+    assert len(batch.sides) == 4
+    batch = run_all(batch)
+    sweep = batch.results["sweep"]
+    assert [c["values"] for c in sweep["cells"]] == [
+        {"kick_floor": 0, "random_kick_base": 3},
+        {"kick_floor": 0, "random_kick_base": 0},
+        {"kick_floor": 7, "random_kick_base": 3},
+        {"kick_floor": 7, "random_kick_base": 0},
+    ]
+    seeds = batch_seeds(batch)
+    units = [
+        play_units(
+            Options(kick_floor=f, random_kick_base=b), "greedy+random", "greedy+normal", seeds
+        )
+        for f, b in ((0, 3), (0, 0), (7, 3), (7, 0))
+    ]
+    assert sweep["cells"][3]["figures"]["margin"]["value"] == pytest.approx(
+        sum(u[2] for u in units[3]) / 12
+    )
+    # the difference of any two cells is the paired test over the same seeds
+    assert batch.results["differences"][1][3] == difference(units[1], units[3])
+    assert sweep["cells"][2]["difference"] == difference(units[0], units[2])
+    column = studies.difference_column(batch.results, 1)
+    assert column[1]["value"] == 0 and column[3] == difference(units[1], units[3])
+
+
+def test_a_study_names_each_bad_field(alice, queued):
+    with pytest.raises(services.BatchInvalid) as info:
+        services.lab_batch_create(
+            owner=alice,
+            variants=[{"kickoffs": "normal_only"}],
+            runs=10,
+            study={"kind": "sweep", "grid": [["kick_floor", "0,12"], ["nope", "1"]], "a": "x"},
+        )
+    assert set(info.value.errors) == {
+        "variant_a_kickoffs",
+        "study_values_1",
+        "study_param_2",
+        "study_a",
+    }
+    assert "kick_floor=12" in info.value.errors["study_values_1"][0]
+    with pytest.raises(services.BatchInvalid) as info:
+        services.lab_batch_create(
+            owner=alice, variants=[{}], runs=10, study={"kind": "table", "strategies": ["own"]}
+        )
+    assert set(info.value.errors) == {"study_strategies"}
+    assert not SimulationBatch.objects.exists()
