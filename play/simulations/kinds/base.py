@@ -44,6 +44,11 @@ class BatchKind:
     both_sides_played = False  # the match results show deck B's goals beside deck A's
     replay_url_name = "play:replay"  # the viewer that opens this kind's sample logs
 
+    def detail_context(self, batch, request) -> dict:
+        """Return what this kind's results template needs beyond `batch.results` (the
+        request's query may choose a view, e.g. a sweep's baseline cell)."""
+        return {}
+
     def log_title(self, log: dict) -> str:
         """Return a kept sample log's title."""
         return match_log_title(log)

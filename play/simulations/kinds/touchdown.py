@@ -100,6 +100,24 @@ class TouchdownKind(BatchKind):
                 variants.append(lab.summarize(variant, simulation.merge_results(results)))
         return {"kind": self.key, "variants": variants, "runs": sum(v["runs"] for v in variants)}
 
+    def detail_context(self, batch, request) -> dict:
+        from play.lab import study_presenters  # translated labels: loaded with the page
+
+        study = (batch.results or {}).get("study")
+        if study == "table":
+            return {
+                "td_tables": study_presenters.table_view(batch.results),
+                "td_headers": study_presenters.figure_headers(),
+            }
+        if study == "sweep":
+            raw = request.GET.get("vs", "")
+            against = int(raw) if raw.isdigit() and len(raw) <= 3 else None
+            view = study_presenters.sweep_view(batch.results, against)
+            if raw and against is None:
+                view["error"] = study_presenters.bad_cell_message(raw)
+            return {"td_sweep": view}
+        return {}
+
     def log_title(self, log: dict) -> str:
         score = log["result"]["score"]
         return f"Eagles {score['eagles']}–{score['bears']} Bears · seed {log['seed']}"[:200]

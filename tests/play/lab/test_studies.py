@@ -1,6 +1,8 @@
 """The lab's studies on the batch path (issue #14): the strategy table and the sweep, run as
 chunks, match a direct computation over the same seeds; downloads; the form's checks."""
 
+import csv
+import io
 from unittest.mock import patch
 
 import pytest
@@ -147,3 +149,102 @@ def test_a_study_names_each_bad_field(alice, queued):
         )
     assert set(info.value.errors) == {"study_strategies"}
     assert not SimulationBatch.objects.exists()
+
+
+def sweep_batch(alice, **study):
+    with override_settings(SIMULATION_CHUNK_SIZE=SMALL_CHUNKS):
+        batch = services.lab_batch_create(
+            owner=alice,
+            variants=[{}],
+            runs=4,
+            seed=3,
+            study={"kind": "sweep", "grid": [["onside_rolls", "0,1,2"]], **study},
+        )
+        return run_all(batch)
+
+
+def test_the_sweep_page_shows_the_heat_map_and_a_chosen_difference(alice, alice_client, queued):
+    batch = sweep_batch(alice)
+    html = alice_client.get(f"/simulations/{batch.pk}/").content.decode()
+    assert "Does random kicking pay?" in html and 'class="td-heat"' in html
+    assert 'data-chart="td-heat"' in html and "Difference from onside_rolls=0" in html
+    chosen = alice_client.get(f"/simulations/{batch.pk}/?vs=2").content.decode()
+    assert "Difference from onside_rolls=2" in chosen
+    column = studies.difference_column(batch.results, 2)
+    assert column[0]["value"] is not None
+    bad = alice_client.get(f"/simulations/{batch.pk}/?vs=x9").content.decode()
+    assert "is not a cell number" in bad  # shown, never a 500
+
+
+def test_the_table_page_shows_each_bot_strength(alice, alice_client, queued):
+    with override_settings(SIMULATION_CHUNK_SIZE=SMALL_CHUNKS):
+        batch = run_all(
+            services.lab_batch_create(
+                owner=alice,
+                variants=[{}],
+                runs=2,
+                study={
+                    "kind": "table",
+                    "strategies": ["normal", "random"],
+                    "bots": ["greedy", "random"],
+                },
+            )
+        )
+    html = alice_client.get(f"/simulations/{batch.pk}/").content.decode()
+    assert "Kick-off strategies, head to head" in html
+    assert "Greedy bots" in html and "Random bots" in html and "always random" in html
+    assert html.count('class="striped td-matrix"') == 2
+    shared = alice_client.get(f"/simulations/shared/{batch.share_token}/").content.decode()
+    assert f"/simulations/shared/{batch.share_token}/report.csv" in shared
+
+
+def test_the_csv_download_holds_every_cell_with_its_interval(alice, alice_client, queued):
+    batch = sweep_batch(alice)
+    response = alice_client.get(f"/simulations/{batch.pk}/report.csv")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/csv")
+    assert f"touchdown-{batch.pk}-sweep.csv" in response["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    assert [r["onside_rolls"] for r in rows] == ["0", "1", "2"]
+    cells = batch.results["sweep"]["cells"]
+    for row, cell in zip(rows, cells, strict=True):
+        assert float(row["margin"]) == pytest.approx(cell["figures"]["margin"]["value"])
+        assert float(row["margin_low"]) == pytest.approx(cell["figures"]["margin"]["interval"][0])
+        assert int(row["games"]) == 8
+    assert rows[0]["difference"] in ("0", "0.0")
+    against = alice_client.get(f"/simulations/{batch.pk}/report.csv?vs=1").content.decode()
+    row0 = next(csv.DictReader(io.StringIO(against)))
+    assert float(row0["difference"]) == pytest.approx(batch.results["differences"][1][0]["value"])
+
+
+def test_the_markdown_download_is_a_table_a_designer_can_paste(alice, alice_client, queued):
+    batch = sweep_batch(alice)
+    text = alice_client.get(f"/simulations/{batch.pk}/report.md?vs=2").content.decode()
+    assert text.startswith("## Does random kicking pay? greedy+random against greedy+normal")
+    assert "| onside_rolls | margin a game (A - B) |" in text
+    assert "margin vs onside_rolls=2" in text
+    assert text.count("\n| ") == 1 + 3  # header and three cells
+    with override_settings(SIMULATION_CHUNK_SIZE=SMALL_CHUNKS):
+        table = run_all(
+            services.lab_batch_create(
+                owner=alice,
+                variants=[{"kick_floor": 8}],
+                runs=2,
+                study={"kind": "table", "strategies": ["normal", "random"], "bots": ["greedy"]},
+            )
+        )
+    text = alice_client.get(f"/simulations/{table.pk}/report.md").content.decode()
+    assert "## Kick-off strategies, greedy bots" in text and "kick_floor=8" in text
+    assert "| greedy+normal | greedy+random | 4 |" in text
+
+
+def test_downloads_refuse_bad_requests_by_name(alice, alice_client, bob_client, queued):
+    batch = sweep_batch(alice)
+    bad = alice_client.get(f"/simulations/{batch.pk}/report.pdf")
+    assert bad.status_code == 400 and "pdf" in bad.content.decode()
+    bad = alice_client.get(f"/simulations/{batch.pk}/report.csv?vs=-1")
+    assert bad.status_code == 400 and "vs" in bad.content.decode()
+    assert alice_client.get(f"/simulations/{batch.pk}/report.csv?vs=7").status_code == 400
+    assert bob_client.get(f"/simulations/{batch.pk}/report.csv").status_code == 404
+    plain = run_all(services.lab_batch_create(owner=alice, variants=[{}], runs=4))
+    assert alice_client.get(f"/simulations/{plain.pk}/report.csv").status_code == 404
