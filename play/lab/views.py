@@ -51,12 +51,12 @@ def lab(request):
                 variants=form.variants(),
                 runs=form.cleaned_data["runs"],
                 seed=form.cleaned_data["seed"],
+                study=form.study_request(),
             )
         except services.BatchInvalid as exc:
             for field, errors in exc.errors.items():
-                name = "effects_file" if field.endswith("effects") else field
                 for error in errors:
-                    form.add_error(name if name in form.fields else None, error)
+                    form.add_service_error(field, error)
         else:
             return redirect(batch)
     status = 400 if request.method == "POST" else 200
@@ -64,9 +64,10 @@ def lab(request):
     context = {
         "form": form,
         "variant_forms": [
-            (form.variant_a, _("Variant A")),
+            (form.variant_a, _("Variant A (a table's or a sweep's base rules)")),
             (form.variant_b, _("Variant B (compared)")),
         ],
+        "study_form": form.study_fields,
         "rules": sections.get(SECTIONS[0], ""),
         "house": sections.get(SECTIONS[1], ""),
         "effects": sections.get(SECTIONS[2], ""),

@@ -248,3 +248,108 @@ def test_downloads_refuse_bad_requests_by_name(alice, alice_client, bob_client, 
     assert bob_client.get(f"/simulations/{batch.pk}/report.csv").status_code == 404
     plain = run_all(services.lab_batch_create(owner=alice, variants=[{}], runs=4))
     assert alice_client.get(f"/simulations/{plain.pk}/report.csv").status_code == 404
+
+
+FORM = {
+    "a-onside_rolls": "1",
+    "a-kickoffs": "choice",
+    "effects": "none",
+    "policy": "greedy",
+    "runs": "40",
+}
+
+
+def test_the_form_starts_a_strategy_table_with_every_kick_off_option(alice_client, queued):
+    response = alice_client.post(
+        "/lab/touchdown/",
+        {
+            **FORM,
+            "study": "table",
+            "a-random_kick_base": "0",
+            "a-kick_floor": "8",
+            "a-onside_ball": "9",
+            "a-normal_kick_ball": "7",
+            "a-kickoff_kick_ability": "both",
+            "a-kick_play_hand": "every_player",
+            "a-suit_change_judges": "every_card",
+            "study-strategies": ["normal", "random", "adaptive"],
+            "study-bots": ["greedy", "random"],
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    batch = SimulationBatch.objects.get()
+    assert batch.params["study"] == {
+        "kind": "table",
+        "strategies": ["normal", "random", "adaptive"],
+        "bots": ["greedy", "random"],
+    }
+    assert len(batch.sides) == 6
+    variant = batch.sides[0]["variant"]
+    assert (variant["random_kick_base"], variant["kick_floor"], variant["onside_ball"]) == (0, 8, 9)
+    assert variant["normal_kick_ball"] == 7 and variant["kickoff_kick_ability"] == "both"
+    assert variant["kick_play_hand"] == "every_player"
+    assert variant["suit_change_judges"] == "every_card"
+
+
+def test_the_form_starts_a_sweep(alice_client, queued):
+    response = alice_client.post(
+        "/lab/touchdown/",
+        {
+            **FORM,
+            "study": "sweep",
+            "study-param_1": "onside_rolls",
+            "study-values_1": "0,1,2",
+            "study-param_2": "onside_ball",
+            "study-values_2": "derived,7",
+            "study-a": "random",
+            "study-b": "normal",
+            "study-bot": "random",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    batch = SimulationBatch.objects.get()
+    assert batch.params["study"]["grid"] == [["onside_rolls", [0, 1, 2]], ["onside_ball", [0, 7]]]
+    assert batch.sides[0]["a"] == "random+random" and len(batch.sides) == 6
+
+
+@pytest.mark.parametrize(
+    ("changes", "label", "message"),
+    [
+        ({"a-kick_floor": "12"}, "Floor under a random kick", "less than or equal to 10"),
+        ({"a-random_kick_base": "x"}, "Random kick base", "whole number"),
+        ({"a-kick_play_hand": "nobody"}, "Kick play: who spends a card", "nobody"),
+        ({"study-values_1": "0,11"}, "Its values", "kick_floor=11"),
+        ({"study-values_1": "0,seven"}, "Its values", "kick_floor takes a whole number"),
+        ({"study-param_2": "kick_floor"}, "Sweep: second parameter", "kick_floor is swept twice"),
+        ({"study-b": "random"}, "Sweep: team B kicks", "different kick-off strategy"),
+        ({"a-kickoffs": "normal_only"}, "Kick-offs", "kick-offs by choice"),
+    ],
+)
+def test_bad_form_values_are_a_400_naming_the_field(alice_client, queued, changes, label, message):
+    data = {
+        **FORM,
+        "study": "sweep",
+        "study-param_1": "kick_floor",
+        "study-values_1": "0,7",
+        "study-param_2": "",
+        "study-a": "random",
+        "study-b": "normal",
+        "study-bot": "greedy",
+        **changes,
+    }
+    response = alice_client.post("/lab/touchdown/", data)
+    assert response.status_code == 400
+    html = response.content.decode()
+    errors = [part for part in html.split('class="field-error" role="alert">')[1:]]
+    assert any(e.startswith(label) and message in e.split("</small>")[0] for e in errors), errors
+    assert not SimulationBatch.objects.exists()
+
+
+def test_a_table_needs_two_strategies(alice_client, queued):
+    response = alice_client.post(
+        "/lab/touchdown/", {**FORM, "study": "table", "study-strategies": ["own"]}
+    )
+    assert response.status_code == 400
+    assert "Kick-off strategies (a table: each against each): Choose at least 2." in (
+        response.content.decode()
+    )
