@@ -6,7 +6,7 @@ import io
 from unittest.mock import patch
 
 import pytest
-from django.test import override_settings
+from django.test import Client, override_settings
 
 from play.lab import studies
 from play.models import SimulationBatch
@@ -353,3 +353,43 @@ def test_a_table_needs_two_strategies(alice_client, queued):
     assert "Kick-off strategies (a table: each against each): Choose at least 2." in (
         response.content.decode()
     )
+
+
+@pytest.fixture
+def ja_client(alice):
+    client = Client()
+    client.force_login(alice)
+    client.cookies["django_language"] = "ja"
+    return client
+
+
+def test_the_study_pages_and_form_render_in_japanese(alice, ja_client, queued):
+    from tests.test_japanese_pages import english_in
+
+    sweep = sweep_batch(alice)
+    with override_settings(SIMULATION_CHUNK_SIZE=SMALL_CHUNKS):
+        table = run_all(
+            services.lab_batch_create(
+                owner=alice,
+                variants=[{}],
+                runs=2,
+                study={"kind": "table", "strategies": ["own", "adaptive"], "bots": ["greedy"]},
+            )
+        )
+    # the variant's own label and option names are data, the same in both languages
+    data = {sweep.params["variants"][0], table.params["variants"][0]}
+    body = ja_client.get(f"/simulations/{sweep.pk}/?vs=1").content.decode()
+    assert "ランダムキックは得か？" in body and "onside_rolls=1との差" in body
+    assert english_in(body, data) == [], "\n".join(english_in(body, data))
+    body = ja_client.get(f"/simulations/{table.pk}/").content.decode()
+    assert "キックオフ戦略の総当たり" in body and "適応型（測定した表）" in body
+    assert english_in(body, data) == [], "\n".join(english_in(body, data))
+    form = ja_client.get("/lab/touchdown/").content.decode()
+    for text in (
+        "ランダムキックの最低位置",
+        "キックプレイ：カードを使う人",
+        "スート変更（TD-PLAY-4）",
+    ):
+        assert text in form
+    bad = ja_client.post("/lab/touchdown/", {**FORM, "a-kick_floor": "12"})
+    assert bad.status_code == 400 and "ランダムキックの最低位置:" in bad.content.decode()
