@@ -183,6 +183,17 @@ def clean_study(study: dict | None, variant: dict) -> tuple[dict, list[dict]]:
     return clean, cells
 
 
+def study_label(study: dict, cells: list[dict]) -> str:
+    """Return a study's short description: its base rules, or what a sweep varies."""
+    variant = cells[0]["variant"]
+    if study["kind"] == "table":
+        return variant["label"].removesuffix(", " + variant["policy"])
+    names = " × ".join(name for name, _ in study["grid"])
+    return (
+        f"{team_name(study['bot'], study['a'])} vs {team_name(study['bot'], study['b'])}: {names}"
+    )
+
+
 def cell_seeds(*, study_seed: int, position: int, runs: int) -> list[int]:
     """Return the game seeds of the `position`-th chunk of every cell (the same for all)."""
     return matchups.chunk_seeds(chunk_seed(study_seed, position), runs)
@@ -240,7 +251,7 @@ def summarize_table(
     variant = cells[0]["variant"] if cells else {}
     return {
         "study": "table",
-        "label": variant.get("label", ""),
+        "label": variant.get("label", "").removesuffix(", " + variant.get("policy", "")),
         "variant": _variant_text(variant),
         "seeds": seeds,
         "games": games,

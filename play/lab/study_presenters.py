@@ -43,15 +43,16 @@ def _figure(figures: dict, name: str) -> str:
 
 
 def _tone(figure: dict, largest: float) -> str:
-    """Return an inline background for a margin: green where it pays, red where it costs."""
+    """Return a CSS class for a margin: green where it pays, red where it costs, paler with
+    the size of the margin and when its interval holds 0 (classes: the CSP allows no inline
+    style)."""
     value = figure.get("value")
-    if value is None or not largest:
-        return ""
-    strength = 0.15 + 0.55 * min(1.0, abs(value) / largest)
-    colour = "46, 125, 50" if value > 0 else "198, 40, 40"
+    if value is None or not largest or not value:
+        return "td-tone-0"
+    level = 1 + round(3 * min(1.0, abs(value) / largest))  # 1..4
     if verdict(figure) == "unclear":
-        strength *= 0.4
-    return f"background: rgba({colour}, {strength:.2f})"
+        level = 1
+    return f"td-tone-{'up' if value > 0 else 'down'}-{level}"
 
 
 def table_view(results: dict) -> list[dict]:

@@ -66,7 +66,7 @@ class TouchdownKind(BatchKind):
             "study": clean,
             "seed": request.seed,
             "chunk_size": chunk,
-            "variants": [cells[0]["variant"]["label"]] if cells else [],
+            "variants": [studies.study_label(clean, cells)] if cells else [],
             "cells": len(cells),
         }
         return Prepared(sides=cells, params=params, opponents=len(cells), chunk_size=chunk)
@@ -120,6 +120,13 @@ class TouchdownKind(BatchKind):
 
     def log_title(self, log: dict) -> str:
         score = log["result"]["score"]
+        seats = log.get("seats") or []
+        policies = {seat["team"]: seat["policy"] for seat in seats}
+        if len(set(policies.values())) > 1:  # a study's match-up: say who played whom
+            return (
+                f"Eagles ({policies['eagles']}) {score['eagles']}–{score['bears']} Bears "
+                f"({policies['bears']}) · seed {log['seed']}"
+            )[:200]
         return f"Eagles {score['eagles']}–{score['bears']} Bears · seed {log['seed']}"[:200]
 
     def opponent_text(self, batch) -> str:
