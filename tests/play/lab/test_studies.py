@@ -393,3 +393,30 @@ def test_the_study_pages_and_form_render_in_japanese(alice, ja_client, queued):
         assert text in form
     bad = ja_client.post("/lab/touchdown/", {**FORM, "a-kick_floor": "12"})
     assert bad.status_code == 400 and "ランダムキックの最低位置:" in bad.content.decode()
+
+
+def test_the_api_starts_a_study_and_names_a_bad_field(alice_client, queued):
+    response = alice_client.post(
+        "/api/simulations/",
+        {
+            "kind": "touchdown",
+            "runs": 10,
+            "variants": [{"onside_rolls": 2}],
+            "study": {"kind": "table", "strategies": ["normal", "random"], "bots": ["greedy"]},
+        },
+        content_type="application/json",
+    )
+    assert response.status_code == 201, response.json()
+    assert response.json()["params"]["study"]["strategies"] == ["normal", "random"]
+    bad = alice_client.post(
+        "/api/simulations/",
+        {
+            "kind": "touchdown",
+            "runs": 10,
+            "variants": [{}],
+            "study": {"kind": "sweep", "grid": [["random_kick_base", "3,9"]]},
+        },
+        content_type="application/json",
+    )
+    assert bad.status_code == 400
+    assert "study_values_1" in {e["field"] for e in bad.json()["errors"]}
