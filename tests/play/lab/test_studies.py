@@ -13,6 +13,7 @@ from play.models import SimulationBatch
 from play.simulations import services
 from play.touchdown import Options
 from play.touchdown.matchups import bootstrap_both, difference, play_units
+from tests.play.touchdown.test_matchups import direct
 
 pytestmark = pytest.mark.django_db
 SMALL_CHUNKS = {"touchdown": 6}  # 3 seeds a chunk
@@ -63,6 +64,10 @@ def test_the_table_batch_matches_a_direct_computation_over_the_same_seeds(alice,
     assert rows["greedy+normal", "greedy+random"] == mine
     assert rows["greedy+random", "greedy+normal"] == theirs
     assert mine["games"]["value"] == 14
+    # and the same figures computed by hand from the games' logs (tests/play/touchdown)
+    by_hand = direct(Options(), "greedy+normal", "greedy+random", seeds)
+    for name, value in by_hand.items():
+        assert mine[name]["value"] == pytest.approx(value), name
     assert mine["win_rate"]["value"] + theirs["win_rate"]["value"] == pytest.approx(1)
     assert table["matrix"][0]["cells"][0]["figures"] is None  # a strategy against itself
     assert table["matrix"][1]["cells"][2]["figures"] == mine

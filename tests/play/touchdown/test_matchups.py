@@ -165,3 +165,20 @@ def test_batch_chunks_keep_units_by_seed_and_merge_to_the_same_figures():
     assert bootstrap(units, resamples=50) == bootstrap(
         play_units(Options(), A, B, sorted(seeds)), resamples=50
     )
+
+
+def test_the_difference_matrix_equals_each_pairs_own_paired_test():
+    from play.touchdown.matchups import differences
+
+    variants = [
+        play_units(Options(**changes), A, B, SEEDS)
+        for changes in ({}, {"kick_floor": 8}, {"random_kick_base": 0})
+    ]
+    for statistic in ("margin", "win_rate", "swing_per_random_kick", "onside_swing"):
+        matrix = differences(variants, statistic, resamples=200)
+        for i, first in enumerate(variants):
+            for j, second in enumerate(variants):
+                assert matrix[i][j] == difference(first, second, statistic, resamples=200)
+    assert matrix[0][0]["value"] == 0 and matrix[0][0]["p"] == 1.0
+    with pytest.raises(ValueError, match="same seeds"):
+        differences([variants[0], variants[1][:5]])
