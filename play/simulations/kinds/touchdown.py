@@ -58,6 +58,9 @@ class TouchdownKind(BatchKind):
                 clean, cells = studies.clean_study(request.study, variant)
             except studies.StudyError as exc:
                 errors.update(exc.errors)
+        problem = studies.deals_error(request.runs)
+        if problem:
+            errors.setdefault("runs", []).append(problem)
         if request.seed is None:  # fixed here: every cell's chunk k plays the same seeds
             request.seed = random.SystemRandom().getrandbits(62)
         chunk = max(1, self.chunk_size() // 2)  # seeds a chunk: two games each

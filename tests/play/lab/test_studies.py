@@ -425,3 +425,11 @@ def test_the_api_starts_a_study_and_names_a_bad_field(alice_client, queued):
     )
     assert bad.status_code == 400
     assert "study_values_1" in {e["field"] for e in bad.json()["errors"]}
+
+
+def test_a_study_is_bounded_in_deals_a_cell(alice_client, queued):
+    response = alice_client.post(
+        "/lab/touchdown/", {**FORM, "runs": str(studies.MAX_STUDY_DEALS + 1), "study": "table"}
+    )
+    assert response.status_code == 400
+    assert "at most 10,000 deals a cell" in response.content.decode()
