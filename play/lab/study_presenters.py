@@ -49,9 +49,9 @@ def _tone(figure: dict, largest: float) -> str:
     value = figure.get("value")
     if value is None or not largest or not value:
         return "td-tone-0"
-    level = 1 + round(3 * min(1.0, abs(value) / largest))  # 1..4
     if verdict(figure) == "unclear":
-        level = 1
+        return f"td-tone-{'up' if value > 0 else 'down'}-1"
+    level = 2 + round(2 * min(1.0, abs(value) / largest))  # 2..4: the interval excludes 0
     return f"td-tone-{'up' if value > 0 else 'down'}-{level}"
 
 

@@ -451,3 +451,15 @@ def test_a_study_is_bounded_in_deals_a_cell(alice_client, queued):
     )
     assert response.status_code == 400
     assert "at most 10,000 deals a cell" in response.content.decode()
+
+
+def test_tones_set_apart_what_pays_from_what_is_unclear():
+    from play.lab.study_presenters import _tone
+
+    clear = {"value": 0.4, "interval": [0.1, 0.7]}
+    unclear = {"value": 0.4, "interval": [-0.1, 0.9]}
+    costs = {"value": -1.8, "interval": [-2.1, -1.5]}
+    assert _tone(clear, 1.8) == "td-tone-up-2"
+    assert _tone(unclear, 1.8) == "td-tone-up-1"
+    assert _tone(costs, 1.8) == "td-tone-down-4"
+    assert _tone({"value": None, "interval": None}, 1.8) == "td-tone-0"
