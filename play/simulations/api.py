@@ -46,6 +46,11 @@ class SimulationCreateSerializer(serializers.Serializer):
         required=False,
         help_text="Touchdown Heroes lab only: one or two rule variants (docs/touchdown.md).",
     )
+    study = serializers.DictField(
+        required=False,
+        help_text="Touchdown Heroes lab only: a strategy table or a sweep over the one variant "
+        "given (docs/touchdown.md).",
+    )
 
     def validate(self, data):
         if not kinds.get(data["kind"]).uses_decks:
@@ -127,6 +132,7 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
                     policy_a=values["policy_a"],
                     policy_b=values["policy_b"],
                     variants=values.get("variants"),
+                    study=values.get("study"),
                 ),
             )
         except services.BatchInvalid as exc:
