@@ -4,6 +4,11 @@
     .venv/bin/python bench/engine.py ladder -n 200   # the Elo ladder of the bots
     .venv/bin/python bench/engine.py ladder --prebuilt  # the same on the prebuilt decks
     .venv/bin/python bench/engine.py ladder -n 100 --search-deals 30  # fewer for search rungs
+    .venv/bin/python bench/engine.py profile -n 300  # cProfile's top functions, greedy vs greedy
+    .venv/bin/python bench/engine.py profile --goldfish  # the same for greedy vs passive
+
+The figures are for whichever engine path runs (play/engine/compiled.py): the compiled one when
+it is built and current, plain Python with ENGINE_PLAIN=1. The first line printed says which.
 
 Speed is measured here, never asserted in tests (see STYLE.md).
 """
@@ -26,6 +31,7 @@ from play.engine.runner import play_match  # noqa: E402
 from play.engine.testing import sample_side_deck  # noqa: E402
 
 DECKS = 40
+clock = time.perf_counter  # --cpu: time.process_time (this process's CPU time, for a busy machine)
 
 
 def decks() -> list:
@@ -37,7 +43,7 @@ def matches_per_second(
 ) -> tuple[float, float]:
     """Return (matches per second, turns per match) for greedy against `policy_b`."""
     turns = 0
-    start = time.perf_counter()
+    start = clock()
     for seed in range(count):
         outcome = play_match(
             pool[seed % DECKS],
@@ -48,7 +54,7 @@ def matches_per_second(
             log=log,
         )
         turns += sum(outcome.turns_by_half)
-    return count / (time.perf_counter() - start), turns / count
+    return count / (clock() - start), turns / count
 
 
 def pk_figures(pool: list) -> dict[str, float]:
@@ -99,9 +105,9 @@ def search_ms_per_decision(pool: list, matches: int, name: str = "search") -> fl
 
         def choose(self, state, rng):
             nonlocal spent, decisions
-            start = time.perf_counter()
+            start = clock()
             action = search.choose(state, rng)
-            spent += time.perf_counter() - start
+            spent += clock() - start
             decisions += 1
             return action
 
@@ -117,7 +123,29 @@ def search_ms_per_decision(pool: list, matches: int, name: str = "search") -> fl
     return 1000 * spent / decisions
 
 
+def engine_path() -> str:
+    import play.engine
+
+    return "compiled (Cython)" if getattr(play.engine, "COMPILED", False) else "plain Python"
+
+
+def profile(args: argparse.Namespace) -> None:
+    """Print cProfile's top functions by own time for greedy against greedy (or passive)."""
+    import cProfile
+    import pstats
+
+    pool = decks()
+    policy_b = "passive" if args.goldfish else "greedy"
+    profiler = cProfile.Profile()
+    profiler.enable()
+    matches_per_second(pool, args.matches, log=args.log, policy_b=policy_b)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    stats.sort_stats("tottime").print_stats(args.top)
+
+
 def speed(args: argparse.Namespace) -> None:
+    print(f"engine path: {engine_path()}; {'CPU' if clock is time.process_time else 'wall'} time")
     pool = decks()
     matches_per_second(pool, 20, log=False)  # warm caches
     fast, turns = matches_per_second(pool, args.matches, log=False)
@@ -249,7 +277,7 @@ def ladder(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", nargs="?", default="speed", choices=("speed", "ladder"))
+    parser.add_argument("what", nargs="?", default="speed", choices=("speed", "ladder", "profile"))
     parser.add_argument("-n", "--matches", type=int, default=None)
     parser.add_argument("--rungs", help="comma-separated rungs, weakest first (default: LADDER)")
     parser.add_argument("--prebuilt", action="store_true", help="the catalog's prebuilt decks")
@@ -259,8 +287,18 @@ def main() -> None:
     )
     parser.add_argument("--progress", action="store_true", help="ladder: print every deal")
     parser.add_argument("--search", type=int, default=0, help="speed: time N search matches")
+    parser.add_argument("--cpu", action="store_true", help="speed: CPU time, not wall time")
+    parser.add_argument("--goldfish", action="store_true", help="profile: greedy vs passive")
+    parser.add_argument("--log", action="store_true", help="profile: with full logs")
+    parser.add_argument("--top", type=int, default=15, help="profile: how many functions")
     args = parser.parse_args()
-    if args.what == "speed":
+    if args.cpu:
+        global clock
+        clock = time.process_time
+    if args.what == "profile":
+        args.matches = args.matches or 300
+        profile(args)
+    elif args.what == "speed":
         args.matches = args.matches or 500
         speed(args)
     else:

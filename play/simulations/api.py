@@ -68,6 +68,11 @@ class SimulationCreateSerializer(serializers.Serializer):
         required=False,
         help_text="Touchdown Heroes lab only: one or two rule variants (docs/touchdown.md).",
     )
+    study = serializers.DictField(
+        required=False,
+        help_text="Touchdown Heroes lab only: a strategy table or a sweep over the one variant "
+        "given (docs/touchdown.md).",
+    )
 
     def validate(self, data):
         if not kinds.get(data["kind"]).uses_decks:
@@ -160,6 +165,7 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
                     policy_b=values["policy_b"],
                     variants=values.get("variants"),
                     options={name: values[name] for name in ("empty_timing", "deck_out")},
+                    study=values.get("study"),
                 ),
             )
         except services.BatchInvalid as exc:

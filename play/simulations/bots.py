@@ -8,6 +8,7 @@ person reads. The rule options are the second edition's (R-PLAY-4 `empty_timing`
 
 from __future__ import annotations
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from play.engine.options import DECK_OUTS, EMPTY_TIMINGS
@@ -17,8 +18,8 @@ from play.simulations import core as simulation
 BOTS = simulation.POLICIES  # strongest first
 
 
-def bot_label(name: str) -> str:
-    """Return the words for a bot (its name if it is not one of ours)."""
+def _bot_words(name: str) -> str:
+    """Return the words for a bot in the active language (its name if it is not one of ours)."""
     if name == "search-strong":
         return _("Strong search bot (%(n)s rollouts a decision)") % {"n": SEARCH_BUDGETS[name]}
     if name == "search":
@@ -29,6 +30,9 @@ def bot_label(name: str) -> str:
         "passive": _("Passive (never plays)"),
     }
     return str(labels.get(name, name))
+
+
+bot_label = lazy(_bot_words, str)  # read in the language of the page that shows it
 
 
 def bot_choices() -> list[tuple[str, str]]:

@@ -6,7 +6,9 @@ from django.utils.translation import gettext_lazy as _
 
 from decks.selectors import decks_listed_for
 from play.simulations import kinds
-from play.simulations.bots import RULE_CHOICES, bot_choices
+from play.simulations.bots import BOTS, RULE_CHOICES, bot_choices, bot_label
+
+POLICY_LABELS = {name: bot_label(name) for name in BOTS}  # lazy: the solo form reads them too
 
 
 def deck_kind_choices() -> list[tuple[str, str]]:

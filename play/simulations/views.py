@@ -69,8 +69,9 @@ def batch_list(request):
     return render(request, "play/batch_list.html", {"batches": batches})
 
 
-def _batch_context(batch, *, shared: bool) -> dict:
+def _batch_context(batch, *, shared: bool, request=None) -> dict:
     results, partial = selectors.batch_shown_results(batch)
+    extra = batch.kind_spec.detail_context(batch, request) if request and batch.results else {}
     return {
         "batch": batch,
         "progress": selectors.batch_progress(batch),
@@ -80,6 +81,7 @@ def _batch_context(batch, *, shared: bool) -> dict:
         "partial": partial,
         "names": selectors.batch_side_names(batch, results),
         "results_json": results,
+        **extra,
     }
 
 
@@ -87,13 +89,17 @@ def _batch_context(batch, *, shared: bool) -> dict:
 @require_GET
 def batch_detail(request, batch_id):
     batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
-    return render(request, "play/batch_detail.html", _batch_context(batch, shared=False))
+    return render(
+        request, "play/batch_detail.html", _batch_context(batch, shared=False, request=request)
+    )
 
 
 @require_GET
 def batch_shared(request, token):
     batch = selectors.batch_by_share_token(token)
-    return render(request, "play/batch_detail.html", _batch_context(batch, shared=True))
+    return render(
+        request, "play/batch_detail.html", _batch_context(batch, shared=True, request=request)
+    )
 
 
 @require_GET

@@ -27,6 +27,7 @@ class Prepared:
     params: dict
     opponents: int
     versions: list = field(default_factory=list)  # deck A's version, then every opponent's
+    chunk_size: int | None = None  # runs a chunk, when the kind sizes this batch's own chunks
 
 
 class BatchKind:
@@ -44,6 +45,11 @@ class BatchKind:
     both_sides_played = False  # the match results show deck B's goals beside deck A's
     replay_url_name = "play:replay"  # the viewer that opens this kind's sample logs
     opponents_label = None  # how results name side B when it is many decks in turn
+
+    def detail_context(self, batch, request) -> dict:
+        """Return what this kind's results template needs beyond `batch.results` (the
+        request's query may choose a view, e.g. a sweep's baseline cell)."""
+        return {}
 
     def log_title(self, log: dict) -> str:
         """Return a kept sample log's title."""
