@@ -409,7 +409,8 @@ def batches_reconcile(*, stall_seconds: int | None = None) -> int:
 
 def chunk_queue_length() -> int | None:
     """Messages waiting in the chunk queue (None if the broker cannot tell or is down)."""
-    from cardsite.celery import app
+    # The project's app (cardsite/celery.py) is the current one; play/ never imports cardsite/.
+    from celery import current_app as app
 
     try:
         with app.connection_for_read() as conn:
