@@ -343,8 +343,11 @@ SIMULATION_RETRY_BACKOFF = env_int("SIMULATION_RETRY_BACKOFF", 1)
 SIMULATION_STALL_SECONDS = env_int("SIMULATION_STALL_SECONDS", 120)
 # Database/broker errors retried without counting an attempt (backoff 1, 2, 4 … 30 s).
 SIMULATION_MAX_TRANSIENT_RETRIES = env_int("SIMULATION_MAX_TRANSIENT_RETRIES", 40)
-# Chunk messages a create request publishes itself; the control worker publishes the rest.
-SIMULATION_PUBLISH_INLINE = env_int("SIMULATION_PUBLISH_INLINE", 100)
+# Unfinished chunks of one batch published at a time: a finished chunk publishes the next, so a
+# create request sends only this many messages and a cancel has only this many to remove.
+SIMULATION_QUEUE_WINDOW = env_int("SIMULATION_QUEUE_WINDOW", 8)
+# Fault injection for the process tests only (play.simulations.services.fault_point).
+SIMULATION_FAULT = os.environ.get("SIMULATION_FAULT", "")
 # Fair sharing: every this many queued chunks of one owner lower their priority by one step.
 SIMULATION_FAIR_STEP = env_int("SIMULATION_FAIR_STEP", 4)
 # Runs per chunk; each batch kind (play/simulations/kinds/) names the one it uses.
