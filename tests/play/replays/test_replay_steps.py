@@ -17,7 +17,7 @@ from play.engine.testing import sample_side_deck
 from play.models import MatchLog
 from play.narrate import narrate
 from play.replays import steps
-from tests.play.test_replay import replay_data, upload
+from tests.play.replays.test_replay import replay_data, upload
 
 pytestmark = pytest.mark.django_db
 
