@@ -1,6 +1,7 @@
 """Read paths of simulations: who may see which batch, its progress and its results."""
 
 from django.db.models import Q, QuerySet
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
 
@@ -90,19 +91,18 @@ def batch_queue_position(batch: SimulationBatch) -> int | None:
         queued_at__isnull=False,
         last_attempt_at__isnull=True,
         finished_at__isnull=True,
-    )
+    ).annotate(served=Coalesce("priority", 0))  # a message kombu got no priority for: 0
     first = (
         waiting.filter(batch_id=batch.pk)
-        .order_by("priority", "queued_at", "index")
-        .values("priority", "queued_at")
+        .order_by("served", "queued_at", "index")
+        .values("served", "queued_at")
         .first()
     )
     others = waiting.exclude(batch_id=batch.pk)
     if first is None:
         return others.count()
-    priority = first["priority"] or 0
     return others.filter(
-        Q(priority__lt=priority) | Q(priority=priority, queued_at__lt=first["queued_at"])
+        Q(served__lt=first["served"]) | Q(served=first["served"], queued_at__lt=first["queued_at"])
     ).count()
 
 
