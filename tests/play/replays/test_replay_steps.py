@@ -155,3 +155,14 @@ def test_a_guests_upload_serves_its_windows_to_that_guest_only(client, narrated)
     assert len(narrated) == steps.REPLAY_WINDOW
     assert Client().get(data["steps_url"], {"position": 450}).status_code == 404
     assert not MatchLog.objects.exists()
+
+
+def test_the_window_lines_and_range_are_in_japanese(alice_client, saved):
+    alice_client.cookies["django_language"] = "ja"
+    response = alice_client.get(reverse("play:replay", args=[saved.share_token]))
+    total = len(saved.log["events"])
+    assert f"イベント 1–200（全 {total}）" in response.content.decode()
+    data = replay_data(response)
+    assert data["strings"]["loading"] == "イベントを読み込み中…"
+    rest = alice_client.get(data["steps_url"], {"position": total}).json()
+    assert "Full time" not in rest["lines"][-1]["text"]  # narrated in the request's language
