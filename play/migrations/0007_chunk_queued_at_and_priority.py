@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('play', '0005_batch_kind_from_registry'),
+        ('play', '0006_solo_policy_any_ladder_rung'),
     ]
 
     operations = [
