@@ -108,17 +108,38 @@ class ImportRejected(Exception):
         super().__init__(f"{len(problems)} problem(s); nothing was imported")
 
 
+# An import file is read whole: bounded, and its numbers bounded before int() sees them.
+MAX_IMPORT_BYTES = 20_000_000
+MAX_IMPORT_DIGITS = 20
+
+
+def _bounded_int(raw: str) -> int:
+    if len(raw.lstrip("-")) > MAX_IMPORT_DIGITS:
+        raise ImportFileError(f"invalid JSON: a number has more than {MAX_IMPORT_DIGITS} digits")
+    return int(raw)
+
+
+def _no_constant(name: str):
+    raise ImportFileError(f"invalid JSON: {name} is not a number")
+
+
 def read_file(path: Path | str) -> list[tuple[int, dict]]:
     """Return (line or item number, raw row) pairs from a .csv or .json file."""
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_IMPORT_BYTES:
+            raise ImportFileError(f"{path}: larger than {MAX_IMPORT_BYTES:,} bytes")
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise ImportFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ImportFileError(f"{path}: a folder, not a file") from None
     except UnicodeDecodeError as exc:
         raise ImportFileError(
             f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
         ) from None
+    except (OSError, ValueError) as exc:  # a name too long, a NUL byte, no permission
+        raise ImportFileError(f"{str(path)[:200]}: cannot read it ({exc})") from None
     if path.suffix.lower() == ".json":
         return read_json(text)
     if path.suffix.lower() == ".csv":
@@ -146,9 +167,13 @@ def read_csv(text: str) -> list[tuple[int, dict]]:
 
 def read_json(text: str) -> list[tuple[int, dict]]:
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise ImportFileError(f"line {exc.lineno}: invalid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise ImportFileError("invalid JSON: nested too deeply") from None
+    except ImportFileError:
+        raise
     if isinstance(data, dict) and "cards" in data:
         data = data["cards"]
     if not isinstance(data, list):

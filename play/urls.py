@@ -58,5 +58,7 @@ urlpatterns = [
     path("lab/touchdown/play/replay/", td_play_views.td_play_replay, name="td-play-replay"),
     path("lab/touchdown/replays/<str:token>/", td_play_views.td_log_replay, name="td-log-replay"),
     path("replays/upload/", replay_views.replay_upload, name="replay-upload"),
+    path("replays/upload/<str:token>/steps.json", replay_views.upload_steps, name="upload-steps"),
     path("replays/<str:token>/", replay_views.replay, name="replay"),
+    path("replays/<str:token>/steps.json", replay_views.replay_steps, name="replay-steps"),
 ]

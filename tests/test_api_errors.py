@@ -1,8 +1,8 @@
-"""The API's one error shape (cardsite/api.py) and authentication failures as 401."""
+"""The API's one error shape (catalog/api_support.py) and authentication failures as 401."""
 
 import pytest
 
-from cardsite.api import flatten_errors
+from catalog.api_support import flatten_errors
 
 
 def test_nested_field_errors_flatten_to_dotted_fields():

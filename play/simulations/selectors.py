@@ -1,7 +1,7 @@
 """Read paths of simulations: who may see which batch, its progress and its results."""
 
-from django.conf import settings
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
 
@@ -126,35 +126,35 @@ def batch_progress(batch: SimulationBatch) -> dict:
 
 
 def batch_queue_position(batch: SimulationBatch) -> int | None:
-    """How many chunks of other users' batches are served before this queued batch starts.
+    """How many waiting chunk messages the broker serves before this queued batch's first one.
 
-    Counts the unfinished, unclaimed chunks of other active batches whose priority (see
-    `queue_chunks`) is at most this batch's first chunk's, approximated per owner as
-    min(their unclaimed chunks, (rank + 1) x SIMULATION_FAIR_STEP), where rank is this batch's
-    own first-chunk priority. None once the batch is running.
+    Exact for the queue as it stands: every published chunk row keeps its message's priority and
+    publish time (`services.queue_chunks`), and Redis serves the lowest priority first, first
+    in, first out within a priority. So the messages ahead of the batch's first waiting message
+    (priority p, published at t) are the waiting messages of other batches with a priority
+    below p, or equal to p and published before t. A batch with nothing published yet (the
+    broker was down) is behind every waiting message. None once the batch is running.
     """
     if batch.status != SimulationBatch.Status.QUEUED:
         return None
-    step = max(1, settings.SIMULATION_FAIR_STEP)
-    mine_before = SimulationChunk.objects.filter(
-        batch__owner_id=batch.owner_id,
+    waiting = SimulationChunk.objects.filter(
         batch__status__in=SimulationBatch.ACTIVE,
-        batch__created_at__lt=batch.created_at,
+        queued_at__isnull=False,
+        last_attempt_at__isnull=True,
         finished_at__isnull=True,
-    ).count()
-    rank = min(9, mine_before // step)
-    per_owner = (
-        SimulationChunk.objects.filter(
-            batch__status__in=SimulationBatch.ACTIVE,
-            finished_at__isnull=True,
-            last_attempt_at__isnull=True,
-        )
-        .exclude(batch__owner_id=batch.owner_id)
-        .values("batch__owner_id")
-        .annotate(n=Count("id"))
+    ).annotate(served=Coalesce("priority", 0))  # a message kombu got no priority for: 0
+    first = (
+        waiting.filter(batch_id=batch.pk)
+        .order_by("served", "queued_at", "index")
+        .values("served", "queued_at")
+        .first()
     )
-    others = sum(min(row["n"], (rank + 1) * step) for row in per_owner)
-    return others + mine_before
+    others = waiting.exclude(batch_id=batch.pk)
+    if first is None:
+        return others.count()
+    return others.filter(
+        Q(served__lt=first["served"]) | Q(served=first["served"], queued_at__lt=first["queued_at"])
+    ).count()
 
 
 def batches_sharing_deck(*, deck, owner) -> list[SimulationBatch]:

@@ -22,10 +22,10 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from cardsite.cache import CacheUnavailable
+from catalog.tolerant_cache import CacheUnavailable
 
 logger = logging.getLogger("cardsite.errors")
-log = logging.getLogger(__name__)
+log = logging.getLogger("cardsite.api")  # the name it always logged under
 
 
 class StrictPageNumberPagination(PageNumberPagination):
