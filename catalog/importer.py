@@ -434,11 +434,14 @@ def apply_rows(
                 setattr(card, name, row[name])
             to_update.append(card)
             changes.append(CardChange(card.id, before, card_row(card)))
+        orders = dict(CardSet.objects.values_list("code", "display_order"))
         for card in to_create + to_update:
-            card.refresh_search_fields()
+            card.refresh_search_fields(display_order=orders[card.card_set_id])
         Card.objects.bulk_create(to_create, batch_size=500)
         Card.objects.bulk_update(
-            to_update, [*MODEL_FIELDS, "search_text", "search_grams"], batch_size=500
+            to_update,
+            [*MODEL_FIELDS, "search_text", "search_grams", "catalog_order"],
+            batch_size=500,
         )
         report.created, report.updated = len(to_create), len(to_update)
         if record_revisions and changes:
