@@ -35,9 +35,12 @@ def card_search(*, query: str, user=None) -> QuerySet[Card]:
 
 def card_search_parsed(*, parsed: ParsedQuery) -> QuerySet[Card]:
     """Return the cards of an already parsed query (for pages that also show its description)."""
+    # The search columns are for the database only: decoding each card's JSON list of grams
+    # was a large part of rendering a page of results.
     return (
         Card.objects.filter(parsed.q)
         .select_related("card_set", "team")
+        .defer("search_text", "search_grams")
         .order_by(*parsed.ordering())
     )
 
