@@ -30,7 +30,8 @@ MAX_TERMS = 100
 MAX_DEPTH = 20
 MAX_NUMBER = 9999
 
-DEFAULT_ORDER = ["card_set__display_order", "number"]
+# Set by display order, then number: one indexed column (models.catalog_order).
+DEFAULT_ORDER = ["catalog_order"]
 
 
 class QuerySyntaxError(ValueError):

@@ -6,6 +6,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
@@ -95,6 +96,17 @@ def set_detail(request, code):
     return _remember_view(render(request, "catalog/set_detail.html", context), view, chosen)
 
 
+def _filter_choices() -> dict:
+    """Return the set and club options of the search filters as (code, label) pairs."""
+    japanese = get_language() == "ja"
+    sets = CardSet.objects.values_list("code", "name", "name_ja")
+    teams = Team.objects.values_list("code", "name", "name_ja")
+    return {
+        "sets": [(code, f"{code} · {ja if japanese else en}") for code, en, ja in sets],
+        "teams": [(code, ja if japanese else en) for code, en, ja in teams],
+    }
+
+
 @require_GET
 def search(request):
     form_query = card_filter_form_to_query(request.GET)
@@ -116,8 +128,7 @@ def search(request):
         "error": error,
         "page": page,
         "params": params.urlencode(),
-        "sets": CardSet.objects.all(),
-        "teams": Team.objects.all(),
+        **_filter_choices(),
         "form": request.GET,
         "sort_choices": SORT_CHOICES,
     }

@@ -332,9 +332,9 @@ class Narrator:
                 delta = e["delta"].get(s, {}).get(power, 0)
                 if delta:
                     changes.append(f"{self.side(s)} {self.power(power)} {delta:+d}")
-        text = _("{card} takes effect ({effect})").format(
-            card=self.name(e["card"]), effect=e["effect"]
-        )
+        # The page's card table carries the effect in words; the log has the clause form.
+        effect = (self.cards.get(e["card"]) or {}).get("effect") or e["effect"]
+        text = _("{card} takes effect ({effect})").format(card=self.name(e["card"]), effect=effect)
         if changes:
             text += ": " + ", ".join(changes)
         return text + ".", "R-PLAY-3", ""
