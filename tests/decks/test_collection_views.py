@@ -116,3 +116,9 @@ def test_the_shared_page_shows_a_trade_match_to_another_user(alice, bob, bob_cli
     page = bob_client.get(f"/collection/s/{slug}/")
     assert page.status_code == 200
     assert [(c.id, n) for c, n in page.context["match"]["they_give"]] == [("BS-001", 1)]
+
+
+def test_the_builders_owned_only_checkbox_is_not_inside_the_sort_select(alice_client):
+    html = alice_client.get("/decks/new/").content.decode()
+    sort = html.index('id="result-sort"')
+    assert sort < html.index("</select>", sort) < html.index('id="owned-only"')
