@@ -342,6 +342,7 @@ class SharedCollectionView(APIView):
 
     @extend_schema(
         summary="Read a collection by its share id (read-only)",
+        tags=["collection"],
         description="The owner always; anyone else when the collection is public or shared "
         "by link. A private collection answers 404, as a missing one does.",
         parameters=[

@@ -147,18 +147,36 @@ def _apply(*, owner, entries: list[EntryData], replace: bool, card_id: str | Non
         rows = rows.filter(card_id=card_id)
     if replace:
         rows.delete()
-    for entry in entries:
-        CollectionEntry.objects.update_or_create(
-            owner=owner,
-            card_id=entry.card_id,
-            condition=entry.condition,
-            language=entry.language,
-            defaults={
-                "quantity": entry.quantity,
-                "for_trade": entry.for_trade,
-                "wanted": entry.wanted,
-            },
+        # Every old row is gone and no card and variant repeats (checked): plain inserts.
+        kept = [entry for entry in entries if entry.quantity or entry.wanted]
+        CollectionEntry.objects.bulk_create(
+            [
+                CollectionEntry(
+                    owner=owner,
+                    card_id=entry.card_id,
+                    condition=entry.condition,
+                    language=entry.language,
+                    quantity=entry.quantity,
+                    for_trade=entry.for_trade,
+                    wanted=entry.wanted,
+                )
+                for entry in kept
+            ],
+            batch_size=500,
         )
+    else:
+        for entry in entries:
+            CollectionEntry.objects.update_or_create(
+                owner=owner,
+                card_id=entry.card_id,
+                condition=entry.condition,
+                language=entry.language,
+                defaults={
+                    "quantity": entry.quantity,
+                    "for_trade": entry.for_trade,
+                    "wanted": entry.wanted,
+                },
+            )
     # A row that records nothing (no copy, no want) is not kept.
     CollectionEntry.objects.filter(owner=owner, quantity=0, wanted=0).delete()
     if entries:  # an empty save records nothing, not even the default settings row

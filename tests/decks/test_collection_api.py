@@ -436,3 +436,21 @@ def test_the_openapi_schema_documents_the_collection_api(anon_client):
     assert entry["properties"]["quantity"]["maximum"] == 999
     assert entry["properties"]["quantity"]["minimum"] == 0
     assert "400" in paths["/api/collection/"]["put"]["responses"]
+
+
+def test_a_large_replace_round_trips_in_a_bounded_number_of_queries(
+    api, alice, django_assert_max_num_queries
+):
+    from catalog.models import Card
+
+    ids = list(Card.objects.filter(card_set_id="BS").values_list("id", flat=True))
+    entries = [
+        {"card": card_id, "quantity": 1 + n % 3, "language": language, "wanted": n % 2}
+        for n, card_id in enumerate(ids)
+        for language in ("ja", "en")
+    ]
+    with django_assert_max_num_queries(30):
+        response = put(api, URL, {"entries": entries})
+    assert response.status_code == 200
+    assert len(response.json()["entries"]) == 2 * len(ids)
+    assert put(api, URL, {"entries": response.json()["entries"]}).json() == response.json()
