@@ -43,7 +43,7 @@ SHARE_ID_PATTERN = rf"^[-a-zA-Z0-9_]{{1,{SHARE_ID_MAX}}}$"
 
 def card_id_from_path(raw: str) -> str:
     """Return the canonical card id a path names, or 404 before any query if it cannot be one."""
-    card_id = raw.strip().upper()
+    card_id = raw.upper()
     if len(card_id) > CARD_ID_MAX or "\x00" in card_id or not CARD_ID.fullmatch(card_id):
         raise NotFound(
             _("Not a card id: at most %(n)d letters, digits and hyphens, e.g. BS-012.")
