@@ -22,7 +22,7 @@ from catalog.services import catalog_load
 from decks.models import Deck
 from play.models import SimulationBatch
 from play.simulations import selectors, services
-from tests.play.conftest import Workers, configure, wait_for
+from tests.play.workers import Workers, configure, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

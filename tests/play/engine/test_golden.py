@@ -8,14 +8,15 @@ Two editions of the rules (R-PLAY-4 `empty_timing`, R-DRAW-2 `deck_out`):
   replay byte for byte and pass the referee: old logs keep working.
 - Second edition (the defaults): regenerated deliberately when a rule or a bot changes, with
   `.venv/bin/python -m tests.play.engine.test_golden write` (say why in the commit). The file
-  `golden/second-edition.json` holds one digest per match, and `golden/<case>.json.gz` the
-  whole logs of each case's first matches, so a failure names the first match that differs and,
-  where its log is stored, the first event that differs (expected and got).
+  `golden/second-edition.json` holds one digest per match, and `golden/<case>.json.xz` the
+  whole log of every match, so a failure names the first match that differs and the first event
+  that differs in it (expected and got), not only two digests.
 """
 
 import gzip
 import hashlib
 import json
+import lzma
 import sys
 from pathlib import Path
 
@@ -31,7 +32,6 @@ from .referee import check_log
 DECK_SEEDS = (1, 2, 3, 5, 8, 13, 21)
 DECKS = [sample_side_deck(seed) for seed in DECK_SEEDS]
 GOLDEN_DIR = Path(__file__).with_name("golden")
-STORED_LOGS = 2  # whole logs stored for the first matches of each second-edition case
 FIRST = {"empty_timing": "ends_phase", "deck_out": "any_draw"}
 
 FIRST_EDITION = {  # the cases the first-edition logs came from (bots of that time)
@@ -133,8 +133,8 @@ def first_difference(expected: dict, got: dict) -> str:
 
 
 def _stored(name: str) -> dict[str, dict]:
-    path = GOLDEN_DIR / f"{name}.json.gz"
-    return json.loads(gzip.decompress(path.read_bytes())) if path.exists() else {}
+    """The whole second-edition logs of one case, by seed."""
+    return json.loads(lzma.decompress((GOLDEN_DIR / f"{name}.json.xz").read_bytes()))
 
 
 @pytest.mark.parametrize("name", sorted(SECOND_EDITION))
@@ -144,13 +144,20 @@ def test_second_edition_matches_give_the_golden_logs_and_outcomes(name):
         log, outcome = _both(SECOND_EDITION[name], seed)
         if [_sha(log), _sha(outcome)] == golden[str(seed)]:
             continue
-        stored = _stored(name).get(str(seed))
-        where = (
-            first_difference(stored, json.loads(log))
-            if stored is not None
-            else "(its whole log is not stored; compare with the engine before the change)"
-        )
+        where = first_difference(_stored(name)[str(seed)], json.loads(log))
         pytest.fail(f"{name}, seed {seed}: the log or outcome differs from the golden one; {where}")
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_EDITION))
+def test_every_golden_match_has_its_whole_log_stored_and_it_gives_the_digest(name):
+    """A failure can always show the first differing event: the stored logs are those the
+    digests were taken of (regenerate both with `write`, never one alone)."""
+    golden = json.loads((GOLDEN_DIR / "second-edition.json").read_text())[name]
+    stored = _stored(name)
+    assert sorted(stored, key=int) == [str(seed) for seed in SECOND_EDITION[name][3]]
+    assert sorted(golden, key=int) == sorted(stored, key=int)
+    for seed, log in stored.items():
+        assert _sha(json.dumps(log)) == golden[seed][0], f"{name}, seed {seed}: stale stored log"
 
 
 def test_a_golden_failure_names_the_first_differing_event():
@@ -169,13 +176,13 @@ def write_goldens() -> None:
     for name, case in SECOND_EDITION.items():
         digests[name] = {}
         stored = {}
-        for index, seed in enumerate(case[3]):
+        for seed in case[3]:
             log, outcome = _both(case, seed)
             digests[name][str(seed)] = [_sha(log), _sha(outcome)]
-            if index < STORED_LOGS:
-                stored[str(seed)] = json.loads(log)
-        data = gzip.compress(json.dumps(stored).encode(), compresslevel=9, mtime=0)
-        (GOLDEN_DIR / f"{name}.json.gz").write_bytes(data)
+            stored[str(seed)] = json.loads(log)
+        data = lzma.compress(json.dumps(stored).encode(), preset=9)
+        (GOLDEN_DIR / f"{name}.json.xz").write_bytes(data)
+        (GOLDEN_DIR / f"{name}.json.gz").unlink(missing_ok=True)  # the earlier format
     text = json.dumps(digests, indent=1, sort_keys=True) + "\n"
     (GOLDEN_DIR / "second-edition.json").write_text(text)
 

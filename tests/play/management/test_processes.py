@@ -15,7 +15,7 @@ from decks.models import Deck
 from play.management import processes
 from play.models import SimulationBatch
 from play.simulations import services
-from tests.play.conftest import ROOT, database_url, wait_for
+from tests.play.workers import ROOT, database_url, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -4,37 +4,16 @@ import pytest
 
 from catalog.models import Card
 from decks.models import Deck
-from decks.services import deck_copy
 from play.engine import HalftimeSwaps, PlayCards, action_from_dict, validate_log
 from play.engine.match import HALFTIME, PLAY
 from play.models import MatchLog, SoloGame
 from play.solo import services as solo
-
-
-@pytest.fixture
-def sample_deck(db) -> Deck:
-    return Deck.objects.filter(is_sample=True).order_by("slug").last()
-
-
-@pytest.fixture
-def alice_deck(alice, sample_deck) -> Deck:
-    """A private, legal copy of a sample deck (events and ten persons included)."""
-    return deck_copy(deck=sample_deck, owner=alice)
-
-
-@pytest.fixture
-def game(alice, alice_deck) -> SoloGame:
-    return solo.solo_start(owner=alice, deck=alice_deck, mode="goldfish", seed=7).game
+from tests.play.solo.helpers import first_player_cards
 
 
 def to_user(game: SoloGame) -> solo.Position:
     """Let the bot play until it is the user's decision."""
     return solo.solo_bot_step(game=game, revision=None, all_steps=True)
-
-
-def first_player_cards(position: solo.Position, count: int) -> tuple[str, ...]:
-    hand = position.match.hand("A")
-    return tuple(c.id for c in hand if c.kind == "player")[:count]
 
 
 def play_some(game: SoloGame, decisions: int) -> solo.Position:

@@ -12,11 +12,6 @@ from play.engine.testing import sample_side_deck
 from play.models import MatchLog, SimulationBatch
 from play.replays.views import MAX_LOG_EVENTS
 from play.solo import services as solo
-from tests.play import test_solo
-
-alice_deck = test_solo.alice_deck
-game = test_solo.game
-sample_deck = test_solo.sample_deck
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from decks.models import Deck
 from play.models import SimulationBatch, SimulationChunk
 from play.simulations import services
 from play.simulations import sides as deck_sides
-from tests.play.conftest import wait_for
+from tests.play.workers import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -118,7 +118,7 @@ def test_one_worker_and_two_workers_give_identical_results(setup, workers, kind,
 
 
 def test_the_filesystem_broker_runs_a_batch_too(setup, filesystem_broker, tmp_path):
-    from tests.play.conftest import Workers
+    from tests.play.workers import Workers
 
     owner, decks = setup
     pool = Workers(filesystem_broker, tmp_path)

@@ -9,12 +9,7 @@ from decks.models import Deck
 from play.engine.match import PLAY
 from play.models import SoloGame
 from play.solo import services as solo
-from tests.play import test_solo
-
-alice_deck = test_solo.alice_deck
-game = test_solo.game
-sample_deck = test_solo.sample_deck
-first_player_cards = test_solo.first_player_cards
+from tests.play.solo.helpers import first_player_cards
 
 HX = {"HTTP_HX_REQUEST": "true"}
 

@@ -11,9 +11,9 @@ from django.core.management import CommandError, call_command
 from decks.export import deck_as_text
 from decks.models import Deck
 from play.engine.log import validate_log
+from tests.play.workers import ROOT
 
 pytestmark = pytest.mark.django_db
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
