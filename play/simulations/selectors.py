@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from play.models import MatchLog, SimulationBatch, SimulationChunk
 from play.simulations import kinds
+from play.simulations.bots import bot_label
 
 
 def batches_of(user) -> QuerySet[SimulationBatch]:
@@ -54,6 +55,56 @@ def batch_results(batch: SimulationBatch) -> dict:
         by_opponent.setdefault(row["opponent"], []).append(row["result"])
     kind = kinds.get(batch.kind)
     return kind.summarize(sides=batch.sides, params=batch.params, by_opponent=by_opponent)
+
+
+def batch_shown_results(batch: SimulationBatch) -> tuple[dict | None, dict | None]:
+    """Return (the results to show, how partial they are) for a batch's page, JSON and API.
+
+    A finished batch shows its stored results. A cancelled one (which stores none) shows the
+    results of the chunks that finished before the cancel, marked partial: `{"runs": runs
+    played, "planned": runs planned, "chunks": finished chunks, "chunk_count": all chunks}`.
+    """
+    if batch.results or batch.status != SimulationBatch.Status.CANCELLED:
+        return batch.results, None
+    done = list(batch.chunks.filter(finished_at__isnull=False).values_list("runs", flat=True))
+    if not done:
+        return None, None
+    planned = sum(batch.chunks.values_list("runs", flat=True))
+    partial = {
+        "runs": sum(done),
+        "planned": planned,
+        "chunks": len(done),
+        "chunk_count": batch.chunk_count,
+    }
+    return {**batch_results(batch), "partial": partial}, partial
+
+
+def batch_side_names(batch: SimulationBatch, results: dict | None = None) -> dict:
+    """Return how a batch's pages name its sides: each deck by its name, with its bot.
+
+    `{"A": {"deck": ..., "bot": ..., "label": "Deck (bot)"}, "B": {...}}`, from the results
+    when they name them, else from the batch's sides snapshot and params (older batches).
+    Never "A"/"B": a side without a deck (the Touchdown lab) has empty words.
+    """
+    kind = batch.kind_spec
+    plays_matches = getattr(kind, "plays_matches", False)
+    many = getattr(kind, "opponents_label", None)  # a gauntlet: every prebuilt deck in turn
+    named = (results or {}).get("sides") or {}
+    names = {}
+    for index, side in enumerate("AB"):
+        given = named.get(side) or {}
+        deck = given.get("deck")
+        if deck is None and index and many:
+            deck = str(many)
+        elif deck is None and index < len(batch.sides):
+            deck = (batch.sides[index] or {}).get("name")
+        bot = given.get("bot")
+        if bot is None and plays_matches:
+            bot = batch.params.get(f"policy_{side.lower()}")
+        words = bot_label(bot) if bot else ""
+        label = f"{deck} ({words})" if deck and words else deck or words
+        names[side] = {"deck": deck or "", "bot": bot, "bot_label": words, "label": label}
+    return names
 
 
 def batch_progress(batch: SimulationBatch) -> dict:

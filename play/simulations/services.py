@@ -50,6 +50,8 @@ class BatchRequest:
     policy_a: str = "greedy"
     policy_b: str = "greedy"
     variants: list[dict] | None = None  # kinds that play rule variants (the Touchdown lab)
+    options: dict | None = None  # rule options of kinds that play matches: empty_timing, deck_out
+    study: dict | None = None  # the Touchdown lab's strategy table or sweep (issue #14)
 
 
 def _common_errors(*, owner, runs, seed) -> dict[str, list[str]]:
@@ -80,7 +82,7 @@ def batch_create(*, owner, request: BatchRequest) -> SimulationBatch:
     if errors:
         raise BatchInvalid(errors)
     versions = prepared.versions
-    chunk_size = kind.chunk_size()
+    chunk_size = prepared.chunk_size or kind.chunk_size()
     specs = kind.plan(runs=request.runs, chunk_size=chunk_size, opponents=prepared.opponents)
     # The total planned runs (all opponents or variants together) are capped, and the per-user
     # active-batch limit is checked under a lock on the owner's row, so parallel requests cannot
@@ -184,12 +186,20 @@ def batch_publish_rest(*, batch_id: int, start: int) -> int:
 
 
 def lab_batch_create(
-    *, owner, variants: list[dict], runs: int, seed: int | None = None
+    *,
+    owner,
+    variants: list[dict],
+    runs: int,
+    seed: int | None = None,
+    study: dict | None = None,
 ) -> SimulationBatch:
-    """Create a Touchdown Heroes lab batch: `runs` games of each rule variant (1 or 2)."""
+    """Create a Touchdown Heroes lab batch: `runs` games of each rule variant (1 or 2), or a
+    study (a strategy table or a sweep: `runs` seeds a cell, each played twice)."""
     return batch_create(
         owner=owner,
-        request=BatchRequest(kind="touchdown", variants=variants, runs=runs, seed=seed),
+        request=BatchRequest(
+            kind="touchdown", variants=variants, runs=runs, seed=seed, study=study
+        ),
     )
 
 
