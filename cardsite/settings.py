@@ -250,7 +250,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"PolicyEnum": "play.simulations.core.POLICIES"},
+    "ENUM_NAME_OVERRIDES": {
+        "PolicyEnum": "play.simulations.core.POLICIES",
+        "CollectionVisibilityEnum": "decks.models.Collection.Visibility",
+        "DeckVisibilityEnum": "decks.models.Deck.Visibility",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "catalog.api_support.add_error_responses",

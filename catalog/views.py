@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET
 
 from catalog import cache as catalog_cache
 from catalog.contribution_selectors import set_checklist_context, sets_progress
-from catalog.extensions import card_sections
+from catalog.extensions import card_sections, user_search_terms
 from catalog.faces import cached_face, card_face_cached
 from catalog.importer import export_rows
 from catalog.models import Card, CardSet, Team
@@ -131,6 +131,8 @@ def search(request):
         **_filter_choices(),
         "form": request.GET,
         "sort_choices": SORT_CHOICES,
+        # Terms other apps answer for the signed-in user (`is:owned`): in the syntax help.
+        "user_terms": list(user_search_terms.values()) if request.user.is_authenticated else [],
     }
     template = (
         "catalog/_results.html" if request.headers.get("HX-Request") else "catalog/search.html"

@@ -463,7 +463,7 @@ def test_describe_says_the_query_in_plain_words():
         (
             "is:shiny",
             'Unknown value "shiny" for "is" at column 4 '
-            "(known: sample, pending, player, goalkeeper, event)",
+            "(known: sample, pending, player, goalkeeper, event, owned)",
         ),
         (
             "order:power",
