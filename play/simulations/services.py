@@ -15,6 +15,7 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -256,7 +257,11 @@ def queue_chunks(batch_id: int, indexes) -> None:
         SimulationChunk.objects.filter(batch_id=batch_id, index=index).update(
             queued_at=timezone.now(), priority=priority
         )
-        simulation_chunk_run.apply_async((batch_id, index), priority=priority)
+        # Sent once the rows saying so are committed (at once in a worker's autocommit), so a
+        # message never names a chunk whose queued_at a rollback undid.
+        transaction.on_commit(
+            partial(simulation_chunk_run.apply_async, (batch_id, index), priority=priority)
+        )
 
 
 def batch_share_link_revoke(*, batch: SimulationBatch) -> str:

@@ -486,7 +486,8 @@ def test_the_queue_position_counts_exactly_the_messages_served_first(
         with django_capture_on_commit_callbacks(execute=True):
             big = make(alice, decks, runs=40)  # 40 chunks: 0-3 priority 0, 4-7 priority 1
         for index in range(4):  # her priority-0 chunks run; each publishes one more, priority 1
-            services.chunk_run(batch_id=big.pk, index=index)
+            with django_capture_on_commit_callbacks(execute=True):
+                services.chunk_run(batch_id=big.pk, index=index)
         with django_capture_on_commit_callbacks(execute=True):
             small = make(bob, decks, runs=2)  # priority 0, 0
         with django_capture_on_commit_callbacks(execute=True):
