@@ -119,7 +119,7 @@ def pytest_collection_modifyitems(config, items):
     expensive fixture on one xdist worker; under xdist, start the long tests first (the same
     order on every worker: xdist checks it)."""
     ids = collections.Counter(item.nodeid for item in items)
-    grouping = config.getoption("dist", "no") == "loadgroup"
+    grouping = bool(getattr(config.option, "loadgroup", False))  # xdist sets it in workers
     for item in items:
         if ids[item.nodeid] > 1:  # schemathesis's items under pytest 9: one id for all operations
             _set_node_id(item, f"{item.parent.nodeid}::{item.name}")
@@ -128,7 +128,7 @@ def pytest_collection_modifyitems(config, items):
         group = XDIST_GROUPS.get(item.nodeid.split("::")[0])
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
-            if grouping and xdist_worker_index() is not None:
+            if grouping:
                 # What xdist's loadgroup does, on pytest 9's node ids (xdist 3.8 sets the
                 # attribute pytest 8 had): the "@group" suffix sends the group to one worker.
                 _set_node_id(item, f"{item.nodeid}@{group}")
