@@ -200,15 +200,9 @@ class SoloGame(models.Model):
     opponent_version = models.ForeignKey(
         "decks.DeckVersion", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
     )
-    opponent_policy = models.CharField(
-        max_length=10,
-        default="passive",
-        choices=[
-            ("passive", _("passive")),
-            ("greedy", _("greedy")),
-            ("random", _("random")),
-        ],
-    )
+    # A rung of the engine's bot ladder (play.engine.policies.LADDER), checked by the solo
+    # service: no choices or constraint here, so a new rung needs no migration.
+    opponent_policy = models.CharField(max_length=20, default="passive")
     goalkeeper = models.ForeignKey(
         "catalog.Card", on_delete=models.SET_NULL, related_name="+", null=True, blank=True
     )
@@ -232,10 +226,6 @@ class SoloGame(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(status__in=["playing", "finished"]), name="solo_known_status"
-            ),
-            models.CheckConstraint(
-                condition=Q(opponent_policy__in=["passive", "greedy", "random"]),
-                name="solo_known_policy",
             ),
             models.CheckConstraint(
                 condition=~Q(mode="goldfish") | Q(opponent_policy="passive"),

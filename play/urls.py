@@ -39,6 +39,7 @@ urlpatterns = [
     path("play/<int:game_id>/undo/", solo_views.solo_undo_view, name="solo-undo"),
     path("play/<int:game_id>/restart/", solo_views.solo_restart_view, name="solo-restart"),
     path("play/<int:game_id>/autoplay/", solo_views.solo_autoplay_view, name="solo-autoplay"),
+    path("play/<int:game_id>/again/", solo_views.solo_rematch_view, name="solo-rematch"),
     path("lab/touchdown/", lab_views.lab, name="lab"),
     # Touchdown Heroes by hand and its replay (issue #14)
     path("lab/touchdown/play/", td_play_views.td_play, name="td-play"),

@@ -129,3 +129,42 @@ def test_deck_problems_on_the_builder_are_japanese(ja_client):
     body = page.content.decode()
     assert "R-DECK-1" in body and "デッキは3枚です" in body
     assert english_in(body, _data_words()) == []
+
+
+def _solo_game_pages(alice) -> list[str]:
+    """Return solo boards in their main states: a midfield defense decision, full time."""
+    from decks.services import deck_copy
+    from play.engine import HalftimeSwaps
+    from play.engine.match import PLAY
+    from play.solo import services as solo
+
+    sample = Deck.objects.filter(is_sample=True).order_by("slug").last()
+    deck = deck_copy(deck=sample, owner=alice)
+    urls = []
+    for seed in range(40):
+        game = solo.solo_start(owner=alice, deck=deck, mode="goldfish", seed=seed).game
+        match = solo.solo_bot_step(game=game, revision=None, all_steps=True).match
+        if match.decision == PLAY and match.offense == "B" and not match.shot:
+            urls.append(game.get_absolute_url())
+            break
+    game = solo.solo_start(owner=alice, deck=deck, mode="bot", policy="search", seed=3).game
+    position = solo.solo_autoplay_half(game=game, revision=game.revision)
+    solo.solo_act(game=game, revision=position.game.revision, action=HalftimeSwaps("A", ()))
+    position = solo.solo_bot_step(game=game, revision=None, all_steps=True)
+    solo.solo_autoplay_half(game=game, revision=position.game.revision)
+    urls.append(game.get_absolute_url())
+    return urls
+
+
+def test_solo_boards_in_japanese_have_no_english_ui_text(ja_client, alice):
+    urls = _solo_game_pages(alice)
+    assert len(urls) == 2
+    for url in urls:
+        page = ja_client.get(url)
+        assert page.status_code == 200
+        body = page.content.decode()
+        assert "solo-help" in body
+        assert english_in(body, _data_words() | {"Goldfish"}) == [], url
+    assert "同じシャッフルでもう一度" in body and "リプレイを開く" in body  # full time
+    events = ja_client.get(urls[1] + "events/?log=mine")
+    assert english_in(events.content.decode(), _data_words()) == []

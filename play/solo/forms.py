@@ -2,13 +2,15 @@
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from decks.models import Deck
 from decks.selectors import decks_listed_for, decks_readable_by
 from play.models import SoloGame
+from play.simulations.forms import POLICY_LABELS
 from play.simulations.sides import goldfish_deck
 from play.solo.selectors import goalkeeper_choices
-from play.solo.services import BOT_POLICIES
+from play.solo.services import BOT_POLICIES, DEFAULT_BOT_POLICY, bot_default_deck
 
 
 def _deck_label(deck: Deck, user) -> str:
@@ -30,11 +32,15 @@ class SoloStartForm(forms.Form):
         required=False,
         help_text=_("The passive opponent's goalkeeper, whose defense your shots must beat."),
     )
-    opponent = forms.ChoiceField(label=_("Bot's deck"), required=False)
-    policy = forms.ChoiceField(
-        label=_("Bot's policy"),
-        choices=[("greedy", _("Greedy")), ("random", _("Random"))],
-        initial="greedy",
+    opponent = forms.ChoiceField(
+        label=_("Bot's deck"),
+        required=False,
+        help_text=_("A prebuilt deck unless you choose another."),
+    )
+    policy = forms.ChoiceField(  # every rung of the bot ladder, strongest first
+        label=pgettext_lazy("solo start", "Bot"),
+        choices=[(name, POLICY_LABELS.get(name, name)) for name in reversed(BOT_POLICIES)],
+        initial=DEFAULT_BOT_POLICY,
         required=False,
     )
     seed = forms.IntegerField(
@@ -78,9 +84,15 @@ class SoloStartForm(forms.Form):
         self.decks = {deck.slug: deck for deck in decks}
         choices = [(deck.slug, _deck_label(deck, user)) for deck in decks]
         self.fields["deck"].choices = choices
-        self.fields["opponent"].choices = [("", "—")] + choices
         if preselected is not None:
             self.fields["deck"].initial = preselected.slug
+        own = preselected or (decks[0] if decks else None)
+        bot_deck = bot_default_deck(avoid=own)
+        if bot_deck is not None and bot_deck.slug not in self.decks:
+            self.decks[bot_deck.slug] = bot_deck
+            choices.append((bot_deck.slug, _deck_label(bot_deck, user)))
+        self.fields["opponent"].choices = choices
+        self.fields["opponent"].initial = bot_deck.slug if bot_deck is not None else None
         fish = goldfish_deck()
         fish_keeper = fish.goalkeeper if fish else None
         keeper_default = (
@@ -114,11 +126,8 @@ class SoloStartForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("mode") == SoloGame.Mode.BOT:
-            if not data.get("opponent"):
-                self.add_error("opponent", _("Choose the bot's deck."))
-            if data.get("policy") not in BOT_POLICIES:
-                self.add_error("policy", _("Choose the bot's policy."))
+        if data.get("mode") == SoloGame.Mode.BOT and "policy" not in self.errors:
+            data["policy"] = data.get("policy") or DEFAULT_BOT_POLICY
         return data
 
     def options(self) -> dict:

@@ -1,4 +1,4 @@
-"""Write paths of solo play: start, act, bot steps, take back, restart, autoplay (issue #6).
+"""Write paths of solo play: start, act, bot steps, take back, restart, rematch, autoplay.
 
 A solo game is saved as its seed, both sides' engine snapshots and the list of actions applied
 (the user's and the bot's, in order). `solo_match` rebuilds the engine match from exactly that,
@@ -31,14 +31,16 @@ from play.engine import (
     get_policy,
 )
 from play.engine.match import HALFTIME
+from play.engine.policies import LADDER
 from play.errors import FieldErrors
 from play.models import MatchLog, SoloGame, match_log_title
 from play.simulations.core import side_deck
-from play.simulations.sides import goldfish_deck, latest_snapshot
+from play.simulations.sides import goldfish_deck, latest_snapshot, prebuilt_decks
 
 USER = "A"  # the user always plays side A; the bot side B
 BOT = "B"
-BOT_POLICIES = ("greedy", "random")
+BOT_POLICIES = LADDER  # a bot game can be played against any rung, weakest first
+DEFAULT_BOT_POLICY = "greedy"
 AUTOPLAY_POLICY = "greedy"
 MAX_AUTOPLAY_ACTIONS = 20_000  # a guard; a half with the back-pass limit is far shorter
 GOLDFISH_NAME = "Goldfish"
@@ -133,13 +135,20 @@ def _with_goalkeeper(snapshot: dict, card: CatalogCard) -> dict:
     }
 
 
+def bot_default_deck(*, avoid: Deck | None = None) -> Deck | None:
+    """Return the prebuilt deck a bot plays when none is chosen (another one than `avoid`)."""
+    decks = list(prebuilt_decks()[:2])
+    others = [deck for deck in decks if avoid is None or deck.pk != avoid.pk]
+    return (others or decks or [None])[0]
+
+
 def solo_start(
     *,
     owner,
     deck: Deck,
     mode: str,
     opponent_deck: Deck | None = None,
-    policy: str = "greedy",
+    policy: str = DEFAULT_BOT_POLICY,
     goalkeeper: CatalogCard | None = None,
     seed: int | None = None,
     options: dict | None = None,
@@ -166,7 +175,11 @@ def solo_start(
         if policy not in BOT_POLICIES:
             errors["policy"] = [f"Choose one of {', '.join(BOT_POLICIES)}."]
         if opponent_deck is None:
-            errors.setdefault("opponent", []).append("Choose the bot's deck.")
+            opponent_deck = bot_default_deck(avoid=deck)
+        if opponent_deck is None:
+            errors.setdefault("opponent", []).append(
+                "No prebuilt deck is loaded for the bot; choose the bot's deck."
+            )
         else:
             opponent_version, snapshot_b = _snapshot(opponent_deck, "opponent", errors)
         goalkeeper = None
@@ -280,14 +293,16 @@ def solo_undo(*, game: SoloGame, revision: int | None) -> Position:
     """Take back the user's last decision and every bot action after it."""
 
     def change(locked: SoloGame) -> Position:
-        position = solo_match(locked)
-        _playing(position)
-        actions = position.game.actions
+        actions = locked.actions
         users = [i for i, data in enumerate(actions) if data["side"] == USER]
         if not users:
             raise SoloError("There is no decision of yours to take back.")
-        position.game.actions = actions[: users[-1]]
-        return solo_match(position.game)
+        locked.actions = actions[: users[-1]]
+        # After full time too: the game plays on from that decision. Its saved log stays in
+        # the user's replays (a finished game worth keeping); a new finish saves a new one.
+        locked.status = SoloGame.Status.PLAYING
+        locked.log = None
+        return solo_match(locked)
 
     return _write(game, revision, change)
 
@@ -306,6 +321,22 @@ def solo_restart(*, game: SoloGame, revision: int | None, new_shuffle: bool) -> 
         return position
 
     return _write(game, revision, change)
+
+
+def solo_rematch(*, game: SoloGame) -> Position:
+    """Start a new game with this one's shuffle, decks, opponent and options."""
+    again = SoloGame.objects.create(
+        owner=game.owner,
+        mode=game.mode,
+        deck_version=game.deck_version,
+        opponent_version=game.opponent_version,
+        opponent_policy=game.opponent_policy,
+        goalkeeper=game.goalkeeper,
+        seed=game.seed,
+        options=dict(game.options),
+        sides=list(game.sides),
+    )
+    return solo_match(again)
 
 
 def solo_autoplay_half(*, game: SoloGame, revision: int | None) -> Position:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -35,8 +36,23 @@ def _htmx(request) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
+def _log_choice(request) -> str:
+    """Return the log filter the page shows (htmx sends it with every request of the game)."""
+    return presenters.log_filter(request.POST.get("log") or request.GET.get("log"))
+
+
+def _bad_log_filter(request) -> str:
+    """Return the error for an unknown `log` filter in the address, or ""."""
+    value = request.GET.get("log")
+    if not value or value in presenters.LOG_FILTERS:
+        return ""
+    return _("Unknown log filter (log): choose %(choices)s.") % {
+        "choices": ", ".join(presenters.LOG_FILTERS)
+    }
+
+
 def _render_game(request, position: solo.Position, *, status: int = 200, error: str = ""):
-    context = presenters.game_context(position)
+    context = presenters.game_context(position, log=_log_choice(request))
     context["error"] = error
     template = "play/solo_game_region.html" if _htmx(request) else "play/solo_game.html"
     return render(request, template, context, status=status)
@@ -144,7 +160,8 @@ def solo_game(request, game_id):
         position = solo.solo_match(game)
     except solo.GameBroken as exc:
         return render(request, "play/solo_broken.html", {"game": game, "error": str(exc)})
-    return _render_game(request, position)
+    error = _bad_log_filter(request)
+    return _render_game(request, position, status=400 if error else 200, error=error)
 
 
 @login_required
@@ -152,8 +169,12 @@ def solo_game(request, game_id):
 def solo_events(request, game_id):
     """Return the whole event list of the game (the page shows the last turns only)."""
     game = selectors.solo_game_for_owner(user=request.user, game_id=game_id)
-    context = presenters.game_context(solo.solo_match(game), full_log=True)
-    return render(request, "play/solo_events.html", context)
+    context = presenters.game_context(
+        solo.solo_match(game), full_log=True, log=_log_choice(request)
+    )
+    error = _bad_log_filter(request)
+    context["log_error"] = error
+    return render(request, "play/solo_events.html", context, status=400 if error else 200)
 
 
 @login_required
@@ -207,3 +228,17 @@ def solo_autoplay_view(request, game_id):
     return _respond(
         request, game, lambda: solo.solo_autoplay_half(game=game, revision=_revision(request))
     )
+
+
+@login_required
+@require_POST
+def solo_rematch_view(request, game_id):
+    """Start a new game with the same shuffle, decks and options; open its board."""
+    game = selectors.solo_game_for_owner(user=request.user, game_id=game_id)
+    position = solo.solo_rematch(game=game)
+    url = position.game.get_absolute_url()
+    if _htmx(request):
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)

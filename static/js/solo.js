@@ -1,4 +1,5 @@
-/* Solo play: the player-card limit while choosing cards, and keyboard shortcuts.
+/* Solo play: the player-card limit while choosing cards, keys for every decision, the help
+   overlay (?) and the log filter.
    The server (the rules engine) checks every action again; this only explains limits early.
    Event delegation on the document, so it keeps working after every htmx swap. */
 (function () {
@@ -83,6 +84,60 @@
     return false;
   }
 
+  /* ----- the help overlay: "?" opens it, Esc closes it, Tab stays inside ----- */
+  var opener = null;
+
+  function help() { return document.getElementById("solo-help"); }
+
+  function helpOpen() { var d = help(); return !!(d && d.open); }
+
+  function openHelp() {
+    var dialog = help();
+    if (!dialog || dialog.open) return;
+    opener = document.activeElement;
+    if (dialog.showModal) dialog.showModal(); else dialog.setAttribute("open", "");
+    var first = focusables(dialog)[0];
+    if (first) first.focus();
+  }
+
+  function closeHelp() {
+    var dialog = help();
+    if (!dialog || !dialog.open) return;
+    if (dialog.close) dialog.close(); else dialog.removeAttribute("open");
+  }
+
+  function focusables(root) {
+    return Array.from(root.querySelectorAll(
+      'button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])'
+    )).filter(function (el) { return !el.disabled && el.offsetParent !== null; });
+  }
+
+  function trapTab(event) {
+    var items = focusables(help());
+    if (!items.length) { event.preventDefault(); return; }
+    var first = items[0], last = items[items.length - 1];
+    var inside = help().contains(document.activeElement);
+    if (event.shiftKey && (document.activeElement === first || !inside)) {
+      last.focus(); event.preventDefault();
+    } else if (!event.shiftKey && (document.activeElement === last || !inside)) {
+      first.focus(); event.preventDefault();
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target.closest && event.target.closest("[data-action=help], [data-close-help]");
+    if (!target) return;
+    if (target.matches("[data-close-help]")) closeHelp(); else openHelp();
+  });
+
+  document.addEventListener("close", function (event) {
+    if (event.target !== help()) return;
+    var back = opener && document.contains(opener) ? opener : document.querySelector("[data-action=help]");
+    if (back) back.focus();
+    opener = null;
+  }, true);
+
+  /* ----- keys for every decision ----- */
   var KEYS = {
     "0": '[data-action="nothing"]',
     s: '[data-action="shoot"]',
@@ -91,23 +146,63 @@
     m: '[data-action="middle_zone"]',
     u: '[data-action="undo"]',
     a: '[data-action="autoplay"]',
+    n: '[data-action="again"]',
+    o: '[data-action="replay"]',
   };
+
+  function swaps() {
+    return Array.from(document.querySelectorAll('#act-form input[name="swap"]'));
+  }
+
+  function moveInHand(step) {
+    var inputs = picks();
+    if (!inputs.length) return false;
+    var at = inputs.indexOf(document.activeElement);
+    var next = at < 0 ? 0 : Math.min(Math.max(at + step, 0), inputs.length - 1);
+    inputs[next].focus();
+    return true;
+  }
+
+  function nextLogFilter() {
+    var links = Array.from(document.querySelectorAll("[data-log-filter]"));
+    if (!links.length) return false;
+    var at = links.findIndex(function (a) { return a.classList.contains("current"); });
+    links[(at + 1) % links.length].click();
+    return true;
+  }
 
   document.addEventListener("keydown", function (event) {
     if (!document.getElementById("solo-game")) return;
+    if (helpOpen()) {
+      if (event.key === "Tab") trapTab(event);
+      else if (event.key === "Escape") { closeHelp(); event.preventDefault(); }
+      return;
+    }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
     var tag = target && target.tagName;
     var typing = tag === "TEXTAREA" || tag === "SELECT" ||
       (tag === "INPUT" && target.type !== "checkbox" && target.type !== "radio");
     if (typing) return;
+    if (event.key === "?") { openHelp(); event.preventDefault(); return; }
     var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    if (/^[0-9]$/.test(key) && swaps().length) {  // halftime: 0 keeps the deck, N the Nth swap
+      var radio = swaps()[parseInt(key, 10)];
+      if (radio) { radio.checked = true; radio.focus(); event.preventDefault(); }
+      return;
+    }
     if (/^[1-9]$/.test(key)) {
       var input = picks()[parseInt(key, 10) - 1];
       if (input) {
         input.click();
+        input.focus({ preventScroll: true });
         event.preventDefault();
       }
+      return;
+    }
+    var arrow = key === "ArrowRight" || key === "ArrowLeft";
+    if (arrow && (tag !== "INPUT" || target.type === "checkbox")) {
+      if (moveInHand(key === "ArrowRight" ? 1 : -1)) event.preventDefault();
       return;
     }
     if (key === "Enter" && form() && tag !== "BUTTON" && tag !== "A") {
@@ -118,7 +213,19 @@
       if (click('[data-action="skip"]')) event.preventDefault();
       return;
     }
+    if (key === "l" && nextLogFilter()) { event.preventDefault(); return; }
     if (KEYS[key] && click(KEYS[key])) event.preventDefault();
+  });
+
+  /* The log filter the player chose goes with every request of the game, so the log keeps it
+     after each decision. */
+  document.addEventListener("htmx:configRequest", function (event) {
+    var game = document.getElementById("solo-game");
+    var elt = event.detail.elt;
+    if (!game || !elt || elt.hasAttribute("data-log-filter")) return;
+    var list = document.getElementById("event-list");
+    var value = list && list.dataset.log;
+    if (value && value !== "all") event.detail.parameters.log = value;
   });
 
   document.addEventListener("htmx:afterSettle", function () {
@@ -126,7 +233,7 @@
     refresh();
     var active = document.activeElement;
     if (!active || active === document.body || !document.contains(active)) {
-      var first = picks()[0] || document.querySelector("#act-form [data-action]");
+      var first = picks()[0] || document.querySelector("#act-form [data-action], #act-form input[name=swap]:checked, .decision [data-action=again]");
       if (first) first.focus({ preventScroll: true });
     }
   });

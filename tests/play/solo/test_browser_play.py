@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
@@ -18,6 +19,8 @@ from decks.services import deck_copy
 from play.engine import play_match
 from play.engine.testing import sample_side_deck
 from play.models import MatchLog, SoloGame
+from play.solo import services as solo
+from tests.play.solo.helpers import play_to_full_time
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -43,7 +46,14 @@ def region(browser):
 
 
 def decision(browser) -> str:
-    return region(browser).get_attribute("data-decision")
+    return current(browser)[1]
+
+
+def current(browser):
+    """Return the game region and its decision, read together (a bot's timer may swap it)."""
+    return browser.execute_script(
+        "var r = document.getElementById('solo-game'); return [r, r.dataset.decision];"
+    )
 
 
 def act(browser, wait, click):
@@ -54,9 +64,8 @@ def act(browser, wait, click):
     wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
 
 
-def skip_bot_step(browser, wait):
+def skip_bot_step(browser, wait, old):
     """Press "skip" on a bot's pending step; its own timer may move first, which is as good."""
-    old = region(browser)
     try:
         old.find_element(By.CSS_SELECTOR, '[data-action="skip"]').click()
     except (StaleElementReferenceException, NoSuchElementException):
@@ -78,6 +87,26 @@ def select_cards(browser) -> bool:
         assert "can't be added" in reason and "R-PLAY-2" in reason
         explained = True
     return explained
+
+
+def midfield_defense(browser) -> bool:
+    """Return whether the decision is a defense timing in a turn without a shot."""
+    side = browser.find_element(By.CSS_SELECTOR, ".side-A")
+    shot = browser.find_element(By.CSS_SELECTOR, ".pitch").get_attribute("data-shot")
+    if "role-defense" not in side.get_attribute("class") or shot != "false":
+        return False
+    hint = browser.find_element(By.CSS_SELECTOR, "[data-hint=take-back]").text
+    assert "take the ball back" in hint and "R-JUDGE-5" in hint
+    return True
+
+
+def won_the_ball_back(browser, name: str) -> bool:
+    """Return whether what just happened includes the player winning the ball at a keep judgment."""
+    lines = browser.execute_script(
+        "return Array.from(document.querySelectorAll('.recent .ev-judge.tone-swap'))"
+        ".map(function (li) { return li.textContent; });"
+    )
+    return any(f"{name} wins the ball" in line for line in lines)
 
 
 def board_shot(browser, screenshot_dir, name):
@@ -109,10 +138,12 @@ def test_playing_a_goldfish_half_by_clicking_legal_actions(live_server, browser,
     seen_auto_bot_step = False
     shot_taken = False
     reloaded = False
+    defended = took_ball_back = False
     for step in range(MAX_STEPS):
-        state = decision(browser)
+        shown, state = current(browser)
         if state.startswith("halftime_swaps"):
             break
+        took_ball_back |= won_the_ball_back(browser, deck.name)
         if step == 25 and not reloaded:  # mid-game: a reload resumes the very same position
             revision = region(browser).get_attribute("data-revision")
             hand = [
@@ -130,12 +161,14 @@ def test_playing_a_goldfish_half_by_clicking_legal_actions(live_server, browser,
             continue
         if not state.endswith(":mine"):
             if not seen_auto_bot_step:  # let the pause run out once: the bot moves by itself
-                act(browser, wait, lambda: None)
+                wait.until(EC.staleness_of(shown))
+                wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
                 seen_auto_bot_step = True
             else:
-                skip_bot_step(browser, wait)
+                skip_bot_step(browser, wait, shown)
             continue
         if state == "play_cards:mine":
+            defended |= midfield_defense(browser)
             limit_explained |= select_cards(browser)
             chosen = browser.find_elements(By.CSS_SELECTOR, ".card-pick input:checked")
             players = [c for c in chosen if c.get_attribute("data-kind") == "player"]
@@ -165,6 +198,9 @@ def test_playing_a_goldfish_half_by_clicking_legal_actions(live_server, browser,
         raise AssertionError("the half did not end")
 
     assert reloaded and shot_taken and seen_auto_bot_step and limit_explained
+    # R-PLAY-4 (passes): the goldfish plays nothing, the player defends in midfield turns and,
+    # ahead on keep, wins the ball back (R-JUDGE-5).
+    assert defended and took_ball_back
     assert "over" in browser.find_element(By.CSS_SELECTOR, ".recent").text
     browser.save_screenshot(os.path.join(screenshot_dir, "play-halftime.png"))
     game.refresh_from_db()
@@ -220,3 +256,155 @@ def test_a_replay_steps_to_its_first_goal(live_server, browser, screenshot_dir):
     body.send_keys(Keys.ARROW_LEFT)  # one step back: before the goal
     assert browser.execute_script("return window.elevenStarsReplay.position") == first_goal
     assert browser.find_element(By.CSS_SELECTOR, f'[data-bind="score-{scorer}"]').text == "0"
+
+
+def press(browser, *keys):
+    """Type keys into whatever has the focus, as a person at the keyboard does."""
+    ActionChains(browser).send_keys(*keys).perform()
+
+
+def press_and_wait(browser, wait, *keys):
+    """Press keys that make a move, then wait for the new game region."""
+    old = region(browser)
+    press(browser, *keys)
+    wait.until(EC.staleness_of(old))
+    wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
+
+
+def focus_in_help(browser) -> bool:
+    return browser.execute_script(
+        "return document.getElementById('solo-help').contains(document.activeElement)"
+    )
+
+
+def log_choice(browser) -> str:
+    return browser.execute_script(
+        "var list = document.getElementById('event-list'); return list && list.dataset.log;"
+    )
+
+
+def test_playing_a_goldfish_half_with_the_keyboard_only(live_server, browser, screenshot_dir):
+    catalog_load()
+    alice = get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
+    sample = Deck.objects.filter(is_sample=True).order_by("slug").last()
+    deck = deck_copy(deck=sample, owner=alice)
+    game = solo.solo_start(owner=alice, deck=deck, mode="goldfish", seed=2).game
+    log_in(browser, live_server, alice)
+    wait = WebDriverWait(browser, 15)
+    browser.get(live_server.url + game.get_absolute_url())
+    wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
+
+    # "?" opens the help: focus moves in and stays in (Tab, Shift+Tab), Esc closes it.
+    press(browser, "?")
+    help_dialog = browser.find_element(By.ID, "solo-help")
+    wait.until(lambda b: help_dialog.get_attribute("open") is not None)
+    assert focus_in_help(browser)
+    assert "Skip the opponent's moves" in help_dialog.text
+    browser.save_screenshot(os.path.join(screenshot_dir, "play-keys-help.png"))
+    for _ in range(3):
+        press(browser, Keys.TAB)
+        assert focus_in_help(browser)
+    ActionChains(browser).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+    assert focus_in_help(browser)
+    press(browser, Keys.ESCAPE)
+    wait.until(lambda b: help_dialog.get_attribute("open") is None)
+
+    kinds = set()
+    moved_in_hand = filtered = taken_back = False
+    for step in range(MAX_STEPS):
+        old, state = current(browser)
+        if state.startswith("halftime_swaps"):
+            break
+        if not state.endswith(":mine"):
+            press(browser, " ")  # skip to my decision (the goldfish's own timer may move first)
+            wait.until(EC.staleness_of(old))
+            wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
+            continue
+        kinds.add(state)
+        if step > 5 and not filtered:  # L shows the next kind of log lines, kept after moves
+            press(browser, "l")
+            wait.until(lambda b: log_choice(b) == "goals")
+            filtered = True
+            continue
+        if (
+            filtered
+            and not taken_back
+            and 'data-action="undo"' in region(browser).get_attribute("innerHTML")
+        ):
+            before = len(SoloGame.objects.get(pk=game.pk).actions)
+            press_and_wait(browser, wait, "u")
+            assert len(SoloGame.objects.get(pk=game.pk).actions) < before
+            assert log_choice(browser) == "goals"
+            for value in ("shots", "mine", "all"):
+                press(browser, "l")
+                wait.until(lambda b, v=value: log_choice(b) == v)
+            taken_back = True
+            continue
+        if state == "play_cards:mine":
+            picks = browser.find_elements(By.CSS_SELECTOR, ".card-pick input")
+            if not moved_in_hand and len(picks) >= 2:
+                press(browser, "1")
+                press(browser, Keys.ARROW_RIGHT, " ")  # the second card, by arrow and Space
+                assert picks[1].is_selected() and browser.switch_to.active_element == picks[1]
+                press(browser, "2")  # unselect it again by its number
+                assert not picks[1].is_selected()
+                moved_in_hand = True
+                press_and_wait(browser, wait, Keys.ENTER)
+            elif step % 3 == 0:
+                press_and_wait(browser, wait, "0")
+            else:
+                press(browser, "1")
+                press_and_wait(browser, wait, Keys.ENTER)
+        elif state == "shot:mine":
+            press_and_wait(browser, wait, "s")
+        elif state == "goal_kick:mine":
+            press_and_wait(browser, wait, "p")
+        else:
+            raise AssertionError(f"unexpected decision {state}")
+    else:
+        raise AssertionError("the half did not end")
+
+    assert moved_in_hand and filtered and taken_back
+    assert "play_cards:mine" in kinds and "shot:mine" in kinds
+    browser.save_screenshot(os.path.join(screenshot_dir, "play-keys-halftime.png"))
+    game.refresh_from_db()
+    assert solo.solo_match(game).match.decision == "halftime_swaps"
+    # At halftime: 0 keeps the deck, Enter starts the second half (after the goldfish's choice).
+    press(browser, "0")
+    press_and_wait(browser, wait, Keys.ENTER)
+    wait.until(lambda b: b.execute_script(HALF_SHOWN) == "2nd half")
+
+
+DECISION_SHOWN = "var r = document.getElementById('solo-game'); return r ? r.dataset.decision : '';"
+HALF_SHOWN = "var h = document.querySelector('[data-bind=half]'); return h && h.textContent.trim();"
+
+
+def test_after_full_time_keys_take_back_and_play_again(live_server, browser):
+    catalog_load()
+    alice = get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
+    sample = Deck.objects.filter(is_sample=True).order_by("slug").last()
+    deck = deck_copy(deck=sample, owner=alice)
+    game = solo.solo_start(owner=alice, deck=deck, mode="goldfish", seed=4).game
+    play_to_full_time(game)
+    log_in(browser, live_server, alice)
+    wait = WebDriverWait(browser, 15)
+    browser.get(live_server.url + game.get_absolute_url())
+    replay = browser.find_element(By.CSS_SELECTOR, '[data-action="replay"]')
+    assert replay.get_attribute("href").endswith(f"/replays/{game.log.share_token}/")
+
+    press_and_wait(browser, wait, "u")  # take back the last decision, after full time
+    assert decision(browser).endswith(":mine")
+    game.refresh_from_db()
+    assert game.status == SoloGame.Status.PLAYING
+    play_to_full_time(game)
+    browser.refresh()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, '[data-action="again"]')))
+
+    press(browser, "n")  # play again with the same shuffle: a new game opens
+    wait.until(lambda b: not b.current_url.endswith(game.get_absolute_url()))
+    wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
+    wait.until(lambda b: b.execute_script(DECISION_SHOWN).endswith(":mine"))  # goldfish done
+    fresh = SoloGame.objects.exclude(pk=game.pk).get(owner=alice)
+    assert browser.current_url.endswith(fresh.get_absolute_url())
+    assert (fresh.seed, fresh.sides) == (game.seed, game.sides)
+    assert all(a["side"] == "B" for a in fresh.actions)  # only the goldfish has moved yet

@@ -6,9 +6,10 @@ from catalog.models import Card
 from decks.models import Deck
 from play.engine import HalftimeSwaps, PlayCards, action_from_dict, validate_log
 from play.engine.match import HALFTIME, PLAY
+from play.engine.policies import LADDER
 from play.models import MatchLog, SoloGame
 from play.solo import services as solo
-from tests.play.solo.helpers import first_player_cards
+from tests.play.solo.helpers import first_player_cards, play_to_full_time
 
 
 def to_user(game: SoloGame) -> solo.Position:
@@ -42,10 +43,34 @@ def test_goldfish_plays_the_first_sample_deck_with_the_chosen_goalkeeper(alice, 
     assert game.deck_version.deck == alice_deck
 
 
-def test_a_bot_game_needs_an_opponent_deck(alice, alice_deck):
+def test_a_bot_game_without_a_chosen_deck_plays_a_prebuilt_deck(alice, alice_deck):
+    game = solo.solo_start(owner=alice, deck=alice_deck, mode="bot", policy="greedy").game
+    prebuilt = Deck.objects.filter(is_sample=True, visibility="public").order_by("slug").first()
+    assert game.opponent_version.deck == prebuilt
+    assert game.sides[1]["name"] == prebuilt.name
+
+
+def test_the_bot_default_deck_is_another_prebuilt_deck_than_the_players(alice):
+    first, second = Deck.objects.filter(is_sample=True, visibility="public").order_by("slug")[:2]
+    assert solo.bot_default_deck(avoid=first) == second
+    assert solo.bot_default_deck(avoid=second) == first
+
+
+@pytest.mark.parametrize("policy", LADDER)
+def test_a_bot_game_can_be_played_against_every_rung_of_the_ladder(alice, alice_deck, policy):
+    game = solo.solo_start(owner=alice, deck=alice_deck, mode="bot", policy=policy, seed=5).game
+    game.refresh_from_db()
+    assert game.opponent_policy == policy
+    position = play_some(game, 2)
+    assert any(a["side"] == "B" for a in position.game.actions)
+    assert position.match.side_decks["B"].policy == policy
+
+
+def test_a_bot_policy_off_the_ladder_is_refused(alice, alice_deck):
     with pytest.raises(solo.SoloInvalid) as caught:
-        solo.solo_start(owner=alice, deck=alice_deck, mode="bot", policy="greedy")
-    assert "opponent" in caught.value.errors
+        solo.solo_start(owner=alice, deck=alice_deck, mode="bot", policy="search-9000")
+    assert "policy" in caught.value.errors
+    assert "search-strong" in caught.value.errors["policy"][0]
 
 
 def test_an_illegal_deck_cannot_be_played(alice, alice_deck):
@@ -175,8 +200,84 @@ def test_a_finished_game_keeps_a_valid_log(game):
     assert game.log.owner == game.owner
     validate_log(game.log.log)
     assert game.log.log == position.match.to_log()
-    with pytest.raises(solo.SoloError, match="over"):
-        solo.solo_undo(game=game, revision=game.revision)
+
+
+def test_take_back_after_full_time_reopens_the_game_at_the_last_decision(game):
+    finished = play_to_full_time(game)
+    game.refresh_from_db()
+    first_log = game.log
+    actions = finished.game.actions
+    last_user = max(i for i, a in enumerate(actions) if a["side"] == "A")
+    undone = solo.solo_undo(game=game, revision=game.revision)
+    game.refresh_from_db()
+    assert game.status == SoloGame.Status.PLAYING and game.log is None
+    assert game.actions == actions[:last_user]
+    assert undone.match.current_side() == "A" and not undone.match.is_terminal()
+    assert MatchLog.objects.filter(pk=first_log.pk).exists()  # the first finish stays a replay
+    again = solo.solo_act(
+        game=game, revision=game.revision, action=action_from_dict(actions[last_user])
+    )
+    again = solo.solo_bot_step(game=game, revision=None, all_steps=True)
+    while not again.match.is_terminal():
+        again = solo.solo_autoplay_half(game=game, revision=again.game.revision)
+    game.refresh_from_db()
+    assert game.status == SoloGame.Status.FINISHED and game.log.pk != first_log.pk
+    assert again.match.to_log() == finished.match.to_log()  # the same decision, the same game
+
+
+def test_play_again_copies_the_shuffle_the_decks_and_the_options(alice, alice_deck, sample_deck):
+    options = {"empty_timing": "ends_phase"}
+    old = solo.solo_start(
+        owner=alice,
+        deck=alice_deck,
+        mode="bot",
+        opponent_deck=sample_deck,
+        policy="random",
+        seed=41,
+        options=options,
+    ).game
+    play_to_full_time(old)
+    old.refresh_from_db()
+    fresh = solo.solo_rematch(game=old)
+    new = SoloGame.objects.get(pk=fresh.game.pk)
+    assert new.pk != old.pk and new.actions == [] and new.status == SoloGame.Status.PLAYING
+    same = ("mode", "seed", "options", "sides", "opponent_policy", "deck_version_id")
+    assert [getattr(new, f) for f in same] == [getattr(old, f) for f in same]
+    assert new.opponent_version_id == old.opponent_version_id
+    replayed = solo.solo_match(old)
+    assert fresh.match.events[: replayed.marks[0]] == replayed.match.events[: replayed.marks[0]]
+    old.refresh_from_db()
+    assert old.status == SoloGame.Status.FINISHED  # the finished game stays as it was
+
+
+def test_in_a_midfield_turn_the_player_defends_and_takes_the_ball_back(alice, alice_deck):
+    # R-PLAY-4 (empty_timing: passes): the goldfish plays nothing, so the player as defense gets
+    # timing 2; ahead on keep at the judgment, the player wins the ball (R-JUDGE-5).
+    for seed in range(40):
+        position = to_user(
+            solo.solo_start(owner=alice, deck=alice_deck, mode="goldfish", seed=seed).game
+        )
+        match = position.match
+        if match.decision == PLAY and match.offense == "B" and not match.shot:
+            keepers = [c for c in match.hand("A") if c.kind == "player" and c.keep > 0]
+            if keepers:
+                break
+    else:
+        pytest.fail("no seed gives the player a midfield defense timing with a keep card")
+    assert match.timing == 2
+    turn = match.turn
+    position = solo.solo_act(
+        game=position.game, revision=position.game.revision, action=PlayCards("A", (keepers[0].id,))
+    )
+    position = to_user(position.game)
+    while position.match.turn == turn and position.match.decision == PLAY:
+        position = solo.solo_act(
+            game=position.game, revision=position.game.revision, action=PlayCards("A", ())
+        )
+        position = to_user(position.game)
+    judged = [e for e in position.match.events if e["type"] == "judge" and e.get("turn") == turn]
+    assert judged and judged[-1]["outcome"] == "swap"
+    assert position.match.offense == "A"
 
 
 def test_the_bot_plays_the_same_way_after_a_reload(alice, alice_deck, sample_deck):
