@@ -20,6 +20,16 @@ from django.test import Client
 WORKER_FIXTURES = {"workers", "filesystem_broker"}
 # Tests that share one expensive module fixture run on the same xdist worker.
 XDIST_GROUPS = {"tests/test_deploy.py": "production-stack"}
+# CPU-heavy sweeps marked `slow` here: `make test` runs them, `make test-fast` (the edit loop)
+# leaves them out. A module path, or a module path and a test name.
+SLOW = {
+    "tests/play/engine/test_properties.py",
+    "tests/play/engine/test_golden.py",
+    "tests/play/touchdown/test_properties.py",
+    "tests/test_api_schema.py",
+    "tests/test_hostile_input.py",
+    "tests/play/engine/test_pk.py::test_a_million_simulated_shootouts_agree_with_the_exact_odds",
+}
 # Started first under xdist, so the longest tests do not all end up at the end of the run.
 LONG_MARKERS = ("slow", "workers", "browser")
 
@@ -125,6 +135,9 @@ def pytest_collection_modifyitems(config, items):
             _set_node_id(item, f"{item.parent.nodeid}::{item.name}")
         if WORKER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.workers)
+        module = item.nodeid.split("::")[0]
+        if module in SLOW or f"{module}::{getattr(item, 'originalname', item.name)}" in SLOW:
+            item.add_marker(pytest.mark.slow)
         group = XDIST_GROUPS.get(item.nodeid.split("::")[0])
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
