@@ -18,7 +18,11 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# The compiled engine (play/engine/compiled.py): Cython builds the engine's hot modules with this
+# machine's C compiler when the sources changed; without a compiler it says so in one line and the
+# engine runs as plain Python. ENGINE_PLAIN=1 skips the build and forces the plain path.
 setup: $(VENV)/.installed node_modules/.installed
+	@$(PY) -m play.engine build
 	@if command -v msgfmt >/dev/null; then $(PY) manage.py compilemessages -v0 --ignore=.venv --ignore=node_modules; \
 	else echo "msgfmt not found: the Japanese UI needs gettext (apt-get install gettext)"; fi
 
@@ -58,6 +62,8 @@ test: setup
 	@source .ci/services.sh && detect_services && \
 	echo "make test: $(TEST_WORKERS) test processes (TEST_WORKERS)" && \
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS) && \
+	echo "make test: the golden logs again on the plain-Python engine path (ENGINE_PLAIN=1)" && \
+	ENGINE_PLAIN=1 $(PY) -m pytest $(XDIST) -q tests/play/engine/test_golden.py tests/play/engine/test_speed_paths.py && \
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
 
 # The edit loop: no browser, no slow, no real-worker tests, on SQLite; `make test` stays whole.

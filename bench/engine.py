@@ -3,6 +3,12 @@
     .venv/bin/python bench/engine.py                 # speed figures
     .venv/bin/python bench/engine.py ladder -n 200   # the Elo ladder of the bots
     .venv/bin/python bench/engine.py ladder --prebuilt  # the same on the prebuilt decks
+    .venv/bin/python bench/engine.py ladder -n 100 --search-deals 30  # fewer for search rungs
+    .venv/bin/python bench/engine.py profile -n 300  # cProfile's top functions, greedy vs greedy
+    .venv/bin/python bench/engine.py profile --goldfish  # the same for greedy vs passive
+
+The figures are for whichever engine path runs (play/engine/compiled.py): the compiled one when
+it is built and current, plain Python with ENGINE_PLAIN=1. The first line printed says which.
 
 Speed is measured here, never asserted in tests (see STYLE.md).
 """
@@ -10,7 +16,6 @@ Speed is measured here, never asserted in tests (see STYLE.md).
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import sys
 import time
@@ -20,12 +25,13 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from play.engine import pk  # noqa: E402
-from play.engine.ladder import pairing, ratings  # noqa: E402
-from play.engine.policies import LADDER  # noqa: E402
+from play.engine.ladder import Pairing, pairing, ratings  # noqa: E402
+from play.engine.policies import LADDER, SEARCH_BUDGETS  # noqa: E402
 from play.engine.runner import play_match  # noqa: E402
 from play.engine.testing import sample_side_deck  # noqa: E402
 
 DECKS = 40
+clock = time.perf_counter  # --cpu: time.process_time (this process's CPU time, for a busy machine)
 
 
 def decks() -> list:
@@ -37,7 +43,7 @@ def matches_per_second(
 ) -> tuple[float, float]:
     """Return (matches per second, turns per match) for greedy against `policy_b`."""
     turns = 0
-    start = time.perf_counter()
+    start = clock()
     for seed in range(count):
         outcome = play_match(
             pool[seed % DECKS],
@@ -48,7 +54,7 @@ def matches_per_second(
             log=log,
         )
         turns += sum(outcome.turns_by_half)
-    return count / (time.perf_counter() - start), turns / count
+    return count / (clock() - start), turns / count
 
 
 def pk_figures(pool: list) -> dict[str, float]:
@@ -99,9 +105,9 @@ def search_ms_per_decision(pool: list, matches: int, name: str = "search") -> fl
 
         def choose(self, state, rng):
             nonlocal spent, decisions
-            start = time.perf_counter()
+            start = clock()
             action = search.choose(state, rng)
-            spent += time.perf_counter() - start
+            spent += clock() - start
             decisions += 1
             return action
 
@@ -117,7 +123,29 @@ def search_ms_per_decision(pool: list, matches: int, name: str = "search") -> fl
     return 1000 * spent / decisions
 
 
+def engine_path() -> str:
+    import play.engine
+
+    return "compiled (Cython)" if getattr(play.engine, "COMPILED", False) else "plain Python"
+
+
+def profile(args: argparse.Namespace) -> None:
+    """Print cProfile's top functions by own time for greedy against greedy (or passive)."""
+    import cProfile
+    import pstats
+
+    pool = decks()
+    policy_b = "passive" if args.goldfish else "greedy"
+    profiler = cProfile.Profile()
+    profiler.enable()
+    matches_per_second(pool, args.matches, log=args.log, policy_b=policy_b)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    stats.sort_stats("tottime").print_stats(args.top)
+
+
 def speed(args: argparse.Namespace) -> None:
+    print(f"engine path: {engine_path()}; {'CPU' if clock is time.process_time else 'wall'} time")
     pool = decks()
     matches_per_second(pool, 20, log=False)  # warm caches
     fast, turns = matches_per_second(pool, args.matches, log=False)
@@ -138,7 +166,9 @@ def speed(args: argparse.Namespace) -> None:
     print(f"simulated shootouts (counts): {figures['counts_per_s']:8.0f} /s")
     if args.search:
         ms = search_ms_per_decision(pool, args.search)
-        print(f"search bot (16 rollouts), vs greedy: {ms:8.2f} ms a decision")
+        print(
+            f"search bot ({SEARCH_BUDGETS['search']} rollouts), vs greedy: {ms:8.2f} ms a decision"
+        )
 
 
 PAIRS = [  # head-to-head figures beside the ladder
@@ -157,49 +187,85 @@ def random_legal_deals(count: int, offset: int = 0) -> list:
     ]
 
 
-def prebuilt_deals(count: int) -> list:
-    """Return deals between the catalog's prebuilt decks (needs Django and a loaded catalog)."""
-    import django
+def prebuilt_sides() -> list:
+    """Return the catalog's prebuilt decks as engine sides, from the sample pool itself.
 
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
-    django.setup()
-    from decks.models import Deck
-    from play.simulation import side_deck
+    `catalog.sample.generate()` is the pure function the catalog loads its sample cards and
+    prebuilt decks from (no database needed); each card becomes the engine card the app plays.
+    """
+    from catalog.sample import generate
+    from play.engine.cards import Card
+    from play.engine.match import SideDeck
 
-    try:
-        from play.services import version_snapshot
-    except ImportError:  # the play app's services moved into a package
-        from play.services.decks import version_snapshot  # type: ignore[no-redef]
-
+    pool = generate()
+    cards = {
+        c.id: Card(
+            id=c.id,
+            kind=c.kind,
+            person=c.person or None,
+            shoot=c.shoot,
+            keep=c.keep,
+            defense=c.defense,
+            effect=c.effect or None,
+        )
+        for c in pool.cards
+    }
     sides = []
-    for deck in Deck.objects.filter(is_sample=True).order_by("name"):
-        version = deck.versions.order_by("-pk").first()
-        snapshot, problems = version_snapshot(version) if version else ({}, ["no version"])
-        if not problems:
-            sides.append(side_deck(snapshot))
-    if len(sides) < 2:
-        raise SystemExit("No prebuilt sample decks: load the catalog first (make run).")
-    return [
-        (sides[seed % len(sides)], sides[(seed * 7 + 1) % len(sides)], seed)
-        for seed in range(count)
-    ]
+    for deck in pool.decks:
+        side = SideDeck(
+            name=deck.name,
+            cards=tuple(cards[i] for i, n in sorted(deck.deck) for _ in range(n)),
+            goalkeeper=cards[deck.goalkeeper],
+            pk_goalkeeper=cards[deck.pk_goalkeeper] if deck.pk_goalkeeper else None,
+            bench=tuple(cards[i] for i, n in sorted(deck.bench) for _ in range(n)),
+        )
+        if not side.problems():
+            sides.append(side)
+    return sides
+
+
+def prebuilt_deals(count: int) -> list:
+    """Return `count` deals between different prebuilt decks, every ordered pair in turn."""
+    sides = prebuilt_sides()
+    pairs = [(a, b) for a in sides for b in sides if a is not b]
+    return [(*pairs[seed % len(pairs)], seed) for seed in range(count)]
+
+
+def play_rung(upper: str, lower: str, deals: list, progress: bool) -> Pairing:
+    """Return the rung's pairing; with `progress`, print each deal's two results as they come."""
+    if not progress:
+        return pairing(upper, lower, deals)
+    wins = 0
+    for number, deal in enumerate(deals):
+        won = pairing(upper, lower, [deal]).wins
+        wins += won
+        print(f"  deal {number}: {upper} won {won} of 2 ({wins} of {2 * number + 2})", flush=True)
+    return Pairing(upper, lower, 2 * len(deals), wins)
 
 
 def ladder(args: argparse.Namespace) -> None:
-    deals = prebuilt_deals(args.matches) if args.prebuilt else random_legal_deals(args.matches)
+    deal = prebuilt_deals if args.prebuilt else random_legal_deals
+    deals = deal(args.matches)
+    search_deals = deal(args.search_deals) if args.search_deals else deals
     kind = "prebuilt decks" if args.prebuilt else "random legal sample decks"
     rungs = args.rungs.split(",") if args.rungs else list(LADDER)
-    print(f"{len(deals)} deals x 2 seats a rung, {kind}; 95% Wilson intervals")
+    print(
+        f"{len(deals)} deals x 2 seats a rung ({len(search_deals)} for search rungs), {kind}; "
+        "95% Wilson intervals",
+        flush=True,
+    )
     chain = []
     for lower, upper in zip(rungs, rungs[1:], strict=False):
         start = time.perf_counter()
-        result = pairing(upper, lower, deals)
+        searching = upper.startswith("search") or lower.startswith("search")
+        result = play_rung(upper, lower, search_deals if searching else deals, args.progress)
         chain.append(result)
         low, high = result.interval
         print(
             f"{upper:>13} over {lower:<13} {result.rate:6.1%}  [{low:6.1%}, {high:6.1%}]  "
             f"Elo {result.elo:+6.0f}  {'clear' if result.clear else 'NOT clear'}  "
-            f"[{time.perf_counter() - start:.0f} s]"
+            f"{result.wins}/{result.matches}  [{time.perf_counter() - start:.0f} s]",
+            flush=True,
         )
     for name, rating in ratings(chain).items():
         print(f"  Elo {name:<13} {rating:+7.0f}")
@@ -211,14 +277,28 @@ def ladder(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", nargs="?", default="speed", choices=("speed", "ladder"))
+    parser.add_argument("what", nargs="?", default="speed", choices=("speed", "ladder", "profile"))
     parser.add_argument("-n", "--matches", type=int, default=None)
     parser.add_argument("--rungs", help="comma-separated rungs, weakest first (default: LADDER)")
     parser.add_argument("--prebuilt", action="store_true", help="the catalog's prebuilt decks")
     parser.add_argument("--pairs", action="store_true", help="also head-to-head figures")
+    parser.add_argument(
+        "--search-deals", type=int, default=0, help="ladder: fewer deals for the search rungs"
+    )
+    parser.add_argument("--progress", action="store_true", help="ladder: print every deal")
     parser.add_argument("--search", type=int, default=0, help="speed: time N search matches")
+    parser.add_argument("--cpu", action="store_true", help="speed: CPU time, not wall time")
+    parser.add_argument("--goldfish", action="store_true", help="profile: greedy vs passive")
+    parser.add_argument("--log", action="store_true", help="profile: with full logs")
+    parser.add_argument("--top", type=int, default=15, help="profile: how many functions")
     args = parser.parse_args()
-    if args.what == "speed":
+    if args.cpu:
+        global clock
+        clock = time.process_time
+    if args.what == "profile":
+        args.matches = args.matches or 300
+        profile(args)
+    elif args.what == "speed":
         args.matches = args.matches or 500
         speed(args)
     else:

@@ -173,6 +173,7 @@ def multiply_catalog(copies: int) -> tuple[int, int]:
     columns = [
         f.attname for f in Card._meta.concrete_fields if f.attname not in ("id", "card_set_id")
     ]
+    orders = {s.code: s.display_order for s in new_sets}
     new_cards = []
     for copy in range(1, copies):
         for card in originals:
@@ -182,7 +183,7 @@ def multiply_catalog(copies: int) -> tuple[int, int]:
                 card_set_id=code,
                 **{name: getattr(card, name) for name in columns},
             )
-            clone.refresh_search_fields()
+            clone.refresh_search_fields(display_order=orders[code])
             new_cards.append(clone)
     with transaction.atomic():
         CardSet.objects.bulk_create(new_sets)

@@ -1,6 +1,7 @@
 """Benchmark: a goldfish batch from the POST to results ready, on 1 and 2 local workers.
 
-Usage: .venv/bin/python bench/simulations.py [--runs 10000] [--workers 1 2]
+Usage: .venv/bin/python bench/simulations.py [--runs 10000] [--workers 1 2] [--chunk-size N]
+       [--database cardlab_bench_sim] [--redis redis://127.0.0.1:6379/14]
 
 Needs PostgreSQL (127.0.0.1:5432, user postgres) and Redis (127.0.0.1:6379). It creates its own
 database `cardlab_bench_sim` (dropped and re-created), loads the catalog, starts Celery worker
@@ -27,16 +28,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10_000)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument(
+        "--database", default=DB_NAME, help=f"dropped and re-made (default {DB_NAME})"
+    )
+    parser.add_argument("--redis", default=REDIS, help=f"Redis URL with its db (default {REDIS})")
+    parser.add_argument("--chunk-size", type=int, help="SIMULATION_CHUNK_MATCHES for the batch")
     args = parser.parse_args()
+    db_name = args.database
 
+    if args.chunk_size:
+        os.environ["SIMULATION_CHUNK_MATCHES"] = str(args.chunk_size)
     os.environ.update(
-        DATABASE_URL=f"{SERVER}/{DB_NAME}",
-        REDIS_URL=REDIS,
+        DATABASE_URL=f"{SERVER}/{db_name}",
+        REDIS_URL=args.redis,
         DJANGO_SETTINGS_MODULE="cardsite.settings",
         DEBUG="1",
     )
     sys.path.insert(0, str(ROOT))
-    recreate_database()
+    recreate_database(db_name)
     import django
 
     django.setup()
@@ -47,7 +56,14 @@ def main() -> None:
 
     import redis
 
-    redis.Redis.from_url(REDIS).flushdb()
+    redis.Redis.from_url(args.redis).flushdb()
+    path = subprocess.run(
+        [sys.executable, "-c", "import play.engine as e; print(getattr(e, 'COMPILED', False))"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    print(f"engine path in the workers: {'compiled' if path == 'True' else 'plain Python'}")
     timings = {}
     for count in args.workers:
         timings[count] = run_batch(args.runs, count)
@@ -55,12 +71,12 @@ def main() -> None:
         print(f"speed-up 2 workers / 1 worker: {timings[1] / timings[2]:.2f}x (goal >= 1.8x)")
 
 
-def recreate_database() -> None:
+def recreate_database(name: str) -> None:
     import psycopg
 
     with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME} ENCODING 'UTF8' TEMPLATE template0")
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name} ENCODING 'UTF8' TEMPLATE template0")
 
 
 def table_writes() -> dict[str, int]:
@@ -106,6 +122,23 @@ def start_workers(count: int) -> list[subprocess.Popen]:
     return procs
 
 
+def group_cpu_seconds(procs) -> float:
+    """Return the CPU seconds (user + system) used so far by the workers' process groups."""
+    groups = {proc.pid for proc in procs}
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) in groups:  # pgrp; each worker leads its own session
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
 def stop_workers(procs) -> None:
     for proc in procs:
         os.killpg(proc.pid, signal.SIGTERM)
@@ -127,6 +160,7 @@ def run_batch(runs: int, workers: int) -> float:
     procs = start_workers(workers)
     try:
         before = table_writes()
+        cpu_before = group_cpu_seconds(procs)
         started = time.perf_counter()
         response = client.post(
             "/api/simulations/",
@@ -141,6 +175,7 @@ def run_batch(runs: int, workers: int) -> float:
                 break
             time.sleep(0.05)
         elapsed = time.perf_counter() - started
+        cpu = group_cpu_seconds(procs) - cpu_before
         after = table_writes()
     finally:
         stop_workers(procs)
@@ -150,6 +185,11 @@ def run_batch(runs: int, workers: int) -> float:
         f"{workers} worker(s): {runs} goldfish matches in {chunks} chunks: {elapsed:.2f} s "
         f"({runs / elapsed:,.0f} matches/s), status {batch.status}, "
         f"results runs {batch.results and batch.results.get('runs')}"
+    )
+    load = os.getloadavg()[0]
+    print(
+        f"  workers' CPU: {cpu:.2f} s ({runs / cpu:,.0f} matches per CPU second); "
+        f"load average {load:.1f}: on an idle machine about {cpu / workers:.2f} s of wall time"
     )
     chunk_rows = writes.get("play_simulationchunk", 0)
     print(

@@ -21,6 +21,8 @@ Speed is measured here, never asserted in tests (see STYLE.md).
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import sys
 import time
 from collections import Counter, defaultdict
@@ -158,6 +160,14 @@ def _pool(jobs: int):
     return multiprocessing.get_context("fork").Pool(jobs)
 
 
+def _cpu() -> float:
+    """Return the CPU seconds of this process and its reaped workers, with the load average."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(f"[load average {os.getloadavg()[0]:.1f}]", file=sys.stderr)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def strategies(args: argparse.Namespace) -> None:
     options = variant_from(args)
     seeds = range(args.seed, args.seed + args.games)
@@ -173,6 +183,7 @@ def strategies(args: argparse.Namespace) -> None:
     elapsed = time.perf_counter() - start
     if pool:
         pool.close()
+        pool.join()  # reaped, so their CPU time counts below
     variant = ", ".join(f"{k}={v}" for k, v in options.variant().items())
     for bot, rows in outputs:
         title = f"Kick-off strategies, {bot} bots ({variant}, effects {options.effects.name})"
@@ -184,7 +195,9 @@ def strategies(args: argparse.Namespace) -> None:
             print(f"== {title}: {args.games} seeds x 2 seatings a pair")
             print(report.plain(report.strategy_rows(rows)))
             print()
-    print(f"[{elapsed:.1f} s wall, {args.jobs} worker(s)]", file=sys.stderr)
+    print(
+        f"[{elapsed:.1f} s wall, {args.jobs} worker(s), {_cpu():.1f} s CPU in all]", file=sys.stderr
+    )
 
 
 def sweep(args: argparse.Namespace) -> None:
@@ -209,6 +222,7 @@ def sweep(args: argparse.Namespace) -> None:
     elapsed = time.perf_counter() - start
     if pool:
         pool.close()
+        pool.join()
     if args.markdown:
         print(report.sweep_markdown(result))
     elif args.csv:
@@ -223,7 +237,9 @@ def sweep(args: argparse.Namespace) -> None:
         if grid_rows:
             print("\nmargin of team A (rows x columns):")
             print(report.plain(grid_rows))
-    print(f"[{elapsed:.1f} s wall, {args.jobs} worker(s)]", file=sys.stderr)
+    print(
+        f"[{elapsed:.1f} s wall, {args.jobs} worker(s), {_cpu():.1f} s CPU in all]", file=sys.stderr
+    )
 
 
 def adaptive(args: argparse.Namespace) -> None:

@@ -84,11 +84,11 @@ MIDDLEWARE = [
     # The Content-Security-Policy header (django-csp), in every mode so a page that breaks it
     # fails in development and tests too, not first in production.
     "csp.middleware.CSPMiddleware",
-    "cardsite.middleware.ApiErrorMiddleware",
+    "catalog.request_edges.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "cardsite.middleware.RequestBoundsMiddleware",
+    "catalog.request_edges.RequestBoundsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -138,7 +138,7 @@ if REDIS_URL:
     CACHES = {
         "default": {
             # RedisCache that answers "not cached" while Redis is down, instead of a 500.
-            "BACKEND": "cardsite.cache.TolerantRedisCache",
+            "BACKEND": "catalog.tolerant_cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "cardlab",
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
@@ -225,15 +225,15 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "cardsite.authentication.StrictTokenAuthentication",
+        "catalog.api_auth.StrictTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # One bounded JSON reader (size, depth, numbers, NaN, NUL): cardsite/limits.py. Bodies
+    # One bounded JSON reader (size, depth, numbers, NaN, NUL): catalog/json_limits.py. Bodies
     # are JSON (nested entries have no form encoding); deck import also takes a file upload.
-    "DEFAULT_PARSER_CLASSES": ["cardsite.limits.BoundedJSONParser"],
-    "DEFAULT_PAGINATION_CLASS": "cardsite.api.StrictPageNumberPagination",
+    "DEFAULT_PARSER_CLASSES": ["catalog.json_limits.BoundedJSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "catalog.api_support.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "cardsite.api.exception_handler",
+    "EXCEPTION_HANDLER": "catalog.api_support.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"writes": os.environ.get("API_WRITE_RATE", "120/minute")},
 }
 # Request bounds (docs/limits.md): a JSON body, a form body, an uploaded file.
@@ -250,10 +250,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "ENUM_NAME_OVERRIDES": {"PolicyEnum": "play.simulations.core.POLICIES"},
+    "ENUM_NAME_OVERRIDES": {
+        "PolicyEnum": "play.simulations.core.POLICIES",
+        "CollectionVisibilityEnum": "decks.models.Collection.Visibility",
+        "DeckVisibilityEnum": "decks.models.Deck.Visibility",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "cardsite.api.add_error_responses",
+        "catalog.api_support.add_error_responses",
     ],
 }
 
@@ -343,8 +347,11 @@ SIMULATION_RETRY_BACKOFF = env_int("SIMULATION_RETRY_BACKOFF", 1)
 SIMULATION_STALL_SECONDS = env_int("SIMULATION_STALL_SECONDS", 120)
 # Database/broker errors retried without counting an attempt (backoff 1, 2, 4 … 30 s).
 SIMULATION_MAX_TRANSIENT_RETRIES = env_int("SIMULATION_MAX_TRANSIENT_RETRIES", 40)
-# Chunk messages a create request publishes itself; the control worker publishes the rest.
-SIMULATION_PUBLISH_INLINE = env_int("SIMULATION_PUBLISH_INLINE", 100)
+# Unfinished chunks of one batch published at a time: a finished chunk publishes the next, so a
+# create request sends only this many messages and a cancel has only this many to remove.
+SIMULATION_QUEUE_WINDOW = env_int("SIMULATION_QUEUE_WINDOW", 8)
+# Fault injection for the process tests only (play.simulations.services.fault_point).
+SIMULATION_FAULT = os.environ.get("SIMULATION_FAULT", "")
 # Fair sharing: every this many queued chunks of one owner lower their priority by one step.
 SIMULATION_FAIR_STEP = env_int("SIMULATION_FAIR_STEP", 4)
 # Runs per chunk; each batch kind (play/simulations/kinds/) names the one it uses.

@@ -13,6 +13,7 @@ from cardsite.health import health
 from catalog.api import CardSetViewSet, CardViewSet, card_list
 from catalog.contrib_views import scan_file
 from decks.api import DeckViewSet
+from decks.collection_api import CollectionCardView, CollectionView, SharedCollectionView
 from play.simulations.api import SimulationViewSet
 
 router = DefaultRouter()
@@ -33,6 +34,17 @@ urlpatterns = [
     # JSON clients of the card list skip DRF (catalog.api.card_list); the router's route stays
     # for browsers (browsable API) and the schema.
     path("api/cards/", card_list, name="card-list-json"),
+    path("api/collection/", CollectionView.as_view(), name="api-collection"),
+    path(
+        "api/collection/cards/<str:card_id>/",
+        CollectionCardView.as_view(),
+        name="api-collection-card",
+    ),
+    path(
+        "api/collections/<str:share_id>/",
+        SharedCollectionView.as_view(),
+        name="api-collection-shared",
+    ),
     path("api/", include(router.urls)),
     path("", include("decks.urls")),
     path("", include("play.urls")),

@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib import admin
 
+from catalog.card_format import ADMIN_FIELDS
 from catalog.importer import apply_rows, card_row, validate_card
 from catalog.models import Card, CardProposal, CardRevision, CardScan, CardSet, Product, Team
 
@@ -37,24 +38,7 @@ class CardAdminForm(forms.ModelForm):
 
     class Meta:
         model = Card
-        fields = [
-            "id",
-            "card_set",
-            "number",
-            "name",
-            "name_ja",
-            "kind",
-            "position",
-            "person",
-            "team",
-            "shoot",
-            "keep",
-            "defense",
-            "effect",
-            "rarity",
-            "is_sample",
-            "source",
-        ]
+        fields = list(ADMIN_FIELDS)
 
     def clean(self):
         data = super().clean()

@@ -5,22 +5,9 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, OuterRef, Q, Subquery
 
+from catalog.card_format import DIFF_FIELDS
 from catalog.importer import card_row, validate_card
 from catalog.models import Card, CardProposal, CardRevision, CardScan, CardSet
-
-DIFF_FIELDS = (
-    "name",
-    "name_ja",
-    "kind",
-    "position",
-    "person",
-    "team",
-    "shoot",
-    "keep",
-    "defense",
-    "effect",
-    "rarity",
-)
 
 
 def review_queue():

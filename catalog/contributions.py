@@ -14,25 +14,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from catalog.cache import catalog_bump
+from catalog.card_format import PROPOSAL_FIELDS
 from catalog.importer import CardRules, RowProblem, apply_rows, validate_card
 from catalog.models import Card, CardProposal
 from catalog.scans import scan_create
-
-PROPOSAL_FIELDS = (
-    "set",
-    "number",
-    "name",
-    "name_ja",
-    "kind",
-    "position",
-    "person",
-    "team",
-    "shoot",
-    "keep",
-    "defense",
-    "effect",
-    "rarity",
-)
 
 
 class ProposalError(Exception):

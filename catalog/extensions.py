@@ -54,7 +54,10 @@ class UserSearchTerm:
     `is_q(user)` is the filter of `is:<name>` (and, negated, of `-is:<name>`/`not:<name>`);
     `count_q(user, lookup, n)` that of `<name><op>n` (lookup: exact, lt, lte, gt, gte), or
     None when the term takes no number. Both must accept an anonymous user (or None) and
-    then return a filter that matches nothing. `text`/`negated_text` describe `is:<name>`.
+    then return a filter that matches nothing. `text`/`negated_text` describe `is:<name>`
+    (lazy translations are read in the language active when the query is described);
+    `count_text` describes `<name><op>n`, with `%(op)s` (≥, <, …) and `%(n)s` filled in.
+    `examples` and `help_text` are what the search pages' syntax help says of the term.
     """
 
     name: str
@@ -62,6 +65,9 @@ class UserSearchTerm:
     count_q: Callable | None
     text: str
     negated_text: str
+    count_text: str = ""
+    examples: tuple[str, ...] = ()
+    help_text: str = ""
 
 
 user_search_terms: dict[str, UserSearchTerm] = {}

@@ -7,7 +7,9 @@ Its check is `catalog.contributions.proposal_check`, the same `validate_card` th
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from catalog.contributions import PROPOSAL_FIELDS, ProposalError, proposal_check
+from catalog.card_format import PROPOSAL_FIELDS
+from catalog.contributions import ProposalError, proposal_check
+from catalog.importer import card_row
 from catalog.models import Card, CardSet, Team
 from catalog.scans import ScanError, scan_check
 
@@ -17,6 +19,12 @@ class ProposalForm(forms.Form):
     number = forms.CharField(label=_("Number"), max_length=10)
     name = forms.CharField(label=_("Name (English)"), required=False, max_length=300)
     name_ja = forms.CharField(label=_("Name (Japanese)"), required=False, max_length=300)
+    name_kana = forms.CharField(
+        label=_("Reading (kana)"),
+        required=False,
+        max_length=300,
+        help_text=_("The Japanese name's reading in hiragana or katakana (searchable)."),
+    )
     kind = forms.ChoiceField(label=_("Kind"), choices=Card.Kind.choices)
     position = forms.ChoiceField(
         label=_("Position"),
@@ -102,21 +110,20 @@ class ProposalForm(forms.Form):
                 "number": number or (card.number if card else ""),
                 "kind": "player",
             }
-        return {
-            "set": card.card_set_id,
-            "number": card.number,
-            "name": card.name,
-            "name_ja": card.name_ja,
-            "kind": card.kind,
-            "position": card.position,
-            "person": card.person,
-            "team": card.team_id or "",
-            "shoot": card.shoot,
-            "keep": card.keep,
-            "defense": card.defense,
-            "effect": card.effect,
-            "rarity": card.rarity,
-        }
+        row = card_row(card)
+        return {name: row[name] for name in PROPOSAL_FIELDS}
+
+
+# A field of the card format the form does not spell out is a plain text box, so a field added
+# to the format (catalog/card_format.py) is never missing from proposals.
+for _name in PROPOSAL_FIELDS:
+    ProposalForm.base_fields.setdefault(
+        _name, forms.CharField(label=_name.replace("_", " ").capitalize(), required=False)
+    )
+ProposalForm.base_fields = {
+    **{name: ProposalForm.base_fields[name] for name in PROPOSAL_FIELDS},
+    **ProposalForm.base_fields,
+}
 
 
 class ReviewForm(forms.Form):

@@ -16,53 +16,20 @@ from django.db import transaction
 from django.db.models import Max
 
 from catalog.cache import catalog_bump
+from catalog.card_format import FIELDS as CARD_FORMAT
+from catalog.card_format import FILE_FIELDS, MODEL_FIELDS, TEXT_LIMITS
 from catalog.effects import effect_errors
 from catalog.extensions import cards_changed, cards_in_use
 from catalog.models import Card, CardRevision, CardSet, Team
 
-FIELDS = (
-    "id",
-    "set",
-    "number",
-    "name",
-    "name_ja",
-    "name_kana",
-    "kind",
-    "position",
-    "person",
-    "team",
-    "shoot",
-    "keep",
-    "defense",
-    "effect",
-    "rarity",
-    "is_sample",
-    "status",
-    "source",
-)
+FIELDS = FILE_FIELDS
 REQUIRED = ("set", "number", "name", "kind")
 STAT_MAX = 99
 ID_RE = re.compile(r"^(?P<set>[0-9A-Z]{2,4})-(?P<number>\d{3})$")
 KINDS = {"player", "goalkeeper", "event"}
 FIELD_POSITIONS = {"FW", "MF", "DF"}
-MODEL_FIELDS = (
-    "card_set_id",
-    "number",
-    "name",
-    "name_ja",
-    "name_kana",
-    "kind",
-    "position",
-    "person",
-    "team_id",
-    "shoot",
-    "keep",
-    "defense",
-    "effect",
-    "rarity",
-    "is_sample",
-    "source",
-)
+# A row without a source of its own keeps the card's: compared without it.
+UNSOURCED_FIELDS = tuple(name for name in MODEL_FIELDS if name != "source")
 
 
 class ImportFileError(Exception):
@@ -108,17 +75,38 @@ class ImportRejected(Exception):
         super().__init__(f"{len(problems)} problem(s); nothing was imported")
 
 
+# An import file is read whole: bounded, and its numbers bounded before int() sees them.
+MAX_IMPORT_BYTES = 20_000_000
+MAX_IMPORT_DIGITS = 20
+
+
+def _bounded_int(raw: str) -> int:
+    if len(raw.lstrip("-")) > MAX_IMPORT_DIGITS:
+        raise ImportFileError(f"invalid JSON: a number has more than {MAX_IMPORT_DIGITS} digits")
+    return int(raw)
+
+
+def _no_constant(name: str):
+    raise ImportFileError(f"invalid JSON: {name} is not a number")
+
+
 def read_file(path: Path | str) -> list[tuple[int, dict]]:
     """Return (line or item number, raw row) pairs from a .csv or .json file."""
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_IMPORT_BYTES:
+            raise ImportFileError(f"{path}: larger than {MAX_IMPORT_BYTES:,} bytes")
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise ImportFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ImportFileError(f"{path}: a folder, not a file") from None
     except UnicodeDecodeError as exc:
         raise ImportFileError(
             f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
         ) from None
+    except (OSError, ValueError) as exc:  # a name too long, a NUL byte, no permission
+        raise ImportFileError(f"{str(path)[:200]}: cannot read it ({exc})") from None
     if path.suffix.lower() == ".json":
         return read_json(text)
     if path.suffix.lower() == ".csv":
@@ -146,9 +134,13 @@ def read_csv(text: str) -> list[tuple[int, dict]]:
 
 def read_json(text: str) -> list[tuple[int, dict]]:
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_bounded_int, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise ImportFileError(f"line {exc.lineno}: invalid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise ImportFileError("invalid JSON: nested too deeply") from None
+    except ImportFileError:
+        raise
     if isinstance(data, dict) and "cards" in data:
         data = data["cards"]
     if not isinstance(data, list):
@@ -162,21 +154,6 @@ def read_json(text: str) -> list[tuple[int, dict]]:
     return rows
 
 
-TEXT_LIMITS = {
-    "id": 10,
-    "set": 4,
-    "name": 100,
-    "name_ja": 100,
-    "name_kana": 100,
-    "kind": 10,
-    "position": 2,
-    "person": 100,
-    "team": 100,
-    "effect": 200,
-    "rarity": 10,
-    "status": 10,
-    "source": 200,
-}
 # Amounts in an effect text are bounded like stats: `draw:1000000` is a typo, not a card.
 EFFECT_AMOUNT_MAX = STAT_MAX
 CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -345,23 +322,21 @@ def validate_card(
         is_sample = STATUSES[status]
     if problems:
         return None, problems
-    return {
-        "id": card_id,
-        "card_set_id": set_code,
-        "number": number,
-        "name": text["name"],
-        "name_ja": text["name_ja"],
-        "name_kana": text["name_kana"],
-        "kind": kind,
-        "position": position,
-        "person": person if kind != "event" else "",
-        "team_id": team_code,
+    # Plain text fields as given; the fields checked above as checked.
+    row = {f.model: text[f.name] for f in CARD_FORMAT if f.model and f.name in text}
+    row.update(
+        id=card_id,
+        card_set_id=set_code,
+        number=number,
+        kind=kind,
+        position=position,
+        person=person if kind != "event" else "",
+        team_id=team_code,
         **stats,
-        "effect": effect,
-        "rarity": text["rarity"],
-        "is_sample": default_sample if is_sample is None else is_sample,
-        "source": text["source"],
-    }, []
+        effect=effect,
+        is_sample=default_sample if is_sample is None else is_sample,
+    )
+    return row, []
 
 
 def validate_rows(
@@ -418,26 +393,15 @@ class CardChange:
 
 def card_row(card: Card) -> dict:
     """Return a card as a row of the file format (the bulk-data JSON), with status and source."""
-    return {
-        "id": card.id,
-        "set": card.card_set_id,
-        "number": card.number,
-        "name": card.name,
-        "name_ja": card.name_ja,
-        "name_kana": card.name_kana,
-        "kind": card.kind,
-        "position": card.position,
-        "person": card.person,
-        "team": card.team_id or "",
-        "shoot": card.shoot,
-        "keep": card.keep,
-        "defense": card.defense,
-        "effect": card.effect,
-        "rarity": card.rarity,
-        "is_sample": card.is_sample,
-        "status": "sample" if card.is_sample else "real",
-        "source": card.source,
-    }
+    row = {}
+    for f in CARD_FORMAT:
+        if f.name == "status":
+            row["status"] = "sample" if card.is_sample else "real"
+        elif f.name == "team":
+            row["team"] = card.team_id or ""
+        else:
+            row[f.name] = getattr(card, f.model)
+    return row
 
 
 ROW_FIELDS = tuple(card_row(Card(card_set_id="BS", number=1)).keys())
@@ -486,7 +450,7 @@ def apply_rows(
                 to_create.append(card)
                 changes.append(CardChange(card.id, None, card_row(card)))
                 continue
-            compared = MODEL_FIELDS if given_source else MODEL_FIELDS[:-1]
+            compared = MODEL_FIELDS if given_source else UNSOURCED_FIELDS
             if all(getattr(card, name) == row[name] for name in compared):
                 report.unchanged += 1
                 continue
@@ -495,11 +459,14 @@ def apply_rows(
                 setattr(card, name, row[name])
             to_update.append(card)
             changes.append(CardChange(card.id, before, card_row(card)))
+        orders = dict(CardSet.objects.values_list("code", "display_order"))
         for card in to_create + to_update:
-            card.refresh_search_fields()
+            card.refresh_search_fields(display_order=orders[card.card_set_id])
         Card.objects.bulk_create(to_create, batch_size=500)
         Card.objects.bulk_update(
-            to_update, [*MODEL_FIELDS, "search_text", "search_grams"], batch_size=500
+            to_update,
+            [*MODEL_FIELDS, "search_text", "search_grams", "catalog_order"],
+            batch_size=500,
         )
         report.created, report.updated = len(to_create), len(to_update)
         if record_revisions and changes:

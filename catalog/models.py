@@ -38,6 +38,16 @@ def short_grams(text: str) -> list[str]:
     return sorted(grams)
 
 
+def catalog_order(display_order: int, number: int) -> int:
+    """Return a card's place in the catalog (set by display order, then number) as one number.
+
+    Stored on the card (`Card.catalog_order`, indexed), so the default order of every search
+    is one index scan that stops after a page instead of a join to the sets and a sort of
+    every match (docs/performance.md). Numbers are 1..999 (card_number_range).
+    """
+    return display_order * 1000 + number
+
+
 class CardSet(models.Model):
     class Kind(models.TextChoices):
         PREBUILT = "prebuilt", _("Championship deck (prebuilt)")
@@ -58,6 +68,11 @@ class CardSet(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} {self.name}"
+
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        # The set's place in the catalog order is part of each of its cards' sort key.
+        self.cards.update(catalog_order=models.F("number") + catalog_order(self.display_order, 0))
 
     def get_absolute_url(self) -> str:
         return reverse("catalog:set-detail", args=[self.code])
@@ -150,6 +165,7 @@ class Card(models.Model):
     source = models.CharField(max_length=200, blank=True)
     search_text = models.TextField(editable=False, default="")
     search_grams = models.JSONField(editable=False, default=list)
+    catalog_order = models.PositiveIntegerField(editable=False, default=0)
 
     class Meta:
         ordering = ["card_set__display_order", "number"]
@@ -186,8 +202,13 @@ class Card(models.Model):
         # The PostgreSQL-only search indexes (trigram and short grams) are created by
         # migration 0002, which skips them on SQLite.
         indexes = [
-            models.Index(fields=["kind", "position"], name="card_kind_position"),
+            # Kind, position and stats: the filter controls. With the stats in the index, the
+            # COUNT of a search such as `pos:FW shoot>=7` is an index-only scan, not a table scan.
+            models.Index(
+                fields=["kind", "position", "shoot", "keep", "defense"], name="card_kind_pos_stats"
+            ),
             models.Index(fields=["person"], name="card_person"),
+            models.Index(fields=["catalog_order"], name="card_catalog_order"),
         ]
 
     def __str__(self) -> str:
@@ -210,11 +231,15 @@ class Card(models.Model):
             return self.name_ja
         return self.name
 
-    def refresh_search_fields(self) -> None:
-        """Recompute the denormalised search columns from the names, reading and person."""
+    def refresh_search_fields(self, *, display_order: int | None = None) -> None:
+        """Recompute the denormalised search columns from the names, reading and person, and
+        the catalog order from the set's display order (read from the set if not given)."""
         parts = [self.name, self.name_ja, self.person]
         self.search_text = normalize_text(" ".join(parts + [self.name_kana] * bool(self.name_kana)))
         self.search_grams = short_grams(self.search_text)
+        if display_order is None:
+            display_order = self.card_set.display_order
+        self.catalog_order = catalog_order(display_order, self.number)
 
 
 class CatalogState(models.Model):

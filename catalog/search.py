@@ -30,7 +30,8 @@ MAX_TERMS = 100
 MAX_DEPTH = 20
 MAX_NUMBER = 9999
 
-DEFAULT_ORDER = ["card_set__display_order", "number"]
+# Set by display order, then number: one indexed column (models.catalog_order).
+DEFAULT_ORDER = ["catalog_order"]
 
 
 class QuerySyntaxError(ValueError):
@@ -690,8 +691,11 @@ class _Parser:
             term = extensions.user_search_terms[value]
             match = Match(term.is_q(self.user), term.text, term.negated_text)
         elif value not in IS_VALUES:
-            hint = _did_you_mean(value, IS_VALUES) + (
-                "known: sample, pending, player, goalkeeper, event"
+            user_terms = list(extensions.user_search_terms)
+            hint = (
+                _did_you_mean(value, [*IS_VALUES, *user_terms])
+                + "known: "
+                + ", ".join(["sample", "pending", "player", "goalkeeper", "event", *user_terms])
             )
             raise QuerySyntaxError(
                 f'Unknown value "{token.value}" for "{token.field}"', token.value_position, hint
@@ -725,6 +729,12 @@ class _Parser:
         self.count_term(token)
         symbol = SYMBOLS[token.op]
         q = term.count_q(self.user, LOOKUPS[token.op], int(value))
+        if term.count_text:
+            return Match(
+                q,
+                str(term.count_text) % {"op": symbol, "n": value},
+                str(term.count_text) % {"op": OPPOSITE[symbol], "n": value},
+            )
         return Match(q, f"{term.name} {symbol} {value}", f"{term.name} {OPPOSITE[symbol]} {value}")
 
     def number_term(self, name: str, token: Token) -> Match:

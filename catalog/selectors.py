@@ -1,8 +1,10 @@
 """Read paths of the catalog: card search for the pages and the API (one parser for both)."""
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
@@ -33,15 +35,17 @@ def card_search(*, query: str, user=None) -> QuerySet[Card]:
 
 def card_search_parsed(*, parsed: ParsedQuery) -> QuerySet[Card]:
     """Return the cards of an already parsed query (for pages that also show its description)."""
+    # The search columns are for the database only: decoding each card's JSON list of grams
+    # was a large part of rendering a page of results.
     return (
         Card.objects.filter(parsed.q)
         .select_related("card_set", "team")
+        .defer("search_text", "search_grams")
         .order_by(*parsed.ordering())
     )
 
 
-# The columns the card list API shows, read as tuples: building 50 model instances and running
-# them through a DRF serializer cost most of an uncached search (docs/performance.md).
+# The columns of one card in the card list API, in the order of CARD_JSON below.
 CARD_LIST_COLUMNS = (
     "id",
     "name",
@@ -63,27 +67,65 @@ CARD_LIST_COLUMNS = (
     "is_sample",
     "source",
 )
+_C = {name: f"c{i}" for i, name in enumerate(CARD_LIST_COLUMNS)}
+# One card as the API shows it (CardSerializer's fields and order), built by the database:
+# decoding 50 × 19 values into Python and encoding them again as JSON was most of what an
+# uncached search cost after the ORM had gone (docs/performance.md). `effect_text` carries the
+# clause here; `card_list_json` replaces it with the words in both languages.
+_CARD_JSON = (
+    "{obj}('id', c0, 'name', c1, 'name_ja', c2, 'name_kana', c3, 'set', c4, 'number', c5, "
+    "'kind', c6, 'position', NULLIF(c7, ''), 'person', NULLIF(c8, ''), "
+    "'team', CASE WHEN c9 IS NULL THEN NULL ELSE {obj}('code', c9, 'name', c10, 'name_ja', c11) "
+    "END, 'shoot', c12, 'keep', c13, 'defense', c14, 'effect', NULLIF(c15, ''), "
+    "'effect_text', NULLIF(c15, ''), 'rarity', c16, 'is_sample', {sample}, "
+    "'status', CASE WHEN c17 THEN 'sample' ELSE 'real' END, 'source', c18)"
+)
+_VENDOR_JSON = {
+    "postgresql": ("json_build_object", "c17", "string_agg({card}::text, ',')"),
+    "sqlite": (
+        "json_object",
+        "CASE WHEN c17 THEN json('true') ELSE json('false') END",
+        "group_concat({card}, ',')",
+    ),
+}
 
 
-@dataclass(frozen=True)
-class SearchStatements:
-    """The SQL of one search page and of its COUNT, as the ORM compiles them."""
+def _page_statement(vendor: str, page_sql: str, count_sql: str) -> str:
+    """Return one statement answering (match count, the page's cards as JSON objects)."""
+    obj, sample, aggregate = _VENDOR_JSON[vendor]
+    card = _CARD_JSON.format(obj=obj, sample=sample)
+    columns = ", ".join(_C.values())
+    # Counting in the same statement costs one round trip, not two; when the page is short
+    # there are fewer than `limit` matches to count. The page's ORDER BY … LIMIT inside the
+    # CTE gives the aggregate its rows in order (a single scan of a sorted subquery).
+    return (
+        f"WITH page({columns}) AS ({page_sql}) "
+        f"SELECT (SELECT COUNT(*) FROM ({count_sql}) AS matches), "
+        f"(SELECT {aggregate.format(card=card)} FROM page)"
+    )
 
-    page_sql: str
-    page_params: tuple
-    count_sql: str
-    count_params: tuple
+
+@dataclass
+class SearchStatement:
+    """The one statement of a search page, as the ORM compiles it, and how often it ran."""
+
+    sql: str
+    params: tuple
+    name: str = ""  # of its prepared statement on PostgreSQL
+    literal: str = ""  # sql with the params inlined (PostgreSQL)
+    runs: int = 0
 
 
-# Compiling the two statements was the largest part of an uncached search (docs/performance.md).
+# Compiling the statement was the largest part of an uncached search (docs/performance.md).
 # The SQL of a query text is a pure function of the text, page and database, so it is kept
-# per process; the statements still run every time, so the answer is always the live catalog.
-_STATEMENTS: OrderedDict[tuple, SearchStatements] = OrderedDict()
+# per process; the statement still runs every time, so the answer is always the live catalog.
+_STATEMENTS: OrderedDict[tuple, SearchStatement] = OrderedDict()
 STATEMENT_CACHE_SIZE = 512
+_NOTHING = SearchStatement("", ())
 
 
-def _statements(query: str, offset: int, limit: int, user=None) -> SearchStatements:
-    """Return the compiled statements of a search page; raise QuerySyntaxError if bad."""
+def _statement(query: str, offset: int, limit: int, user=None) -> SearchStatement:
+    """Return the compiled statement of a search page; raise QuerySyntaxError if bad."""
     # A user-dependent term (catalog/extensions.py) compiles to SQL naming the user.
     who = getattr(user, "pk", None) if mentions_user_terms(query) else None
     key = (query, offset, limit, connection.alias, connection.vendor, who)
@@ -98,36 +140,66 @@ def _statements(query: str, offset: int, limit: int, user=None) -> SearchStateme
         page_sql, page_params = page[offset : offset + limit].query.sql_with_params()
         count_sql, count_params = cards.order_by().values("id").query.sql_with_params()
     except EmptyResultSet:  # a filter the ORM knows matches nothing, e.g. `id__in=[]`
-        found = SearchStatements("", (), "", ())
+        found = _NOTHING
     else:
-        found = SearchStatements(
-            page_sql,
-            tuple(page_params),
-            f"SELECT COUNT(*) FROM ({count_sql}) AS matches",
-            tuple(count_params),
-        )
+        sql = _page_statement(connection.vendor, page_sql, count_sql)
+        found = SearchStatement(sql, (*page_params, *count_params))
+        if connection.vendor == "postgresql":
+            found.literal = connection.ops.compose_sql(sql, found.params)
+            digest = hashlib.blake2b(found.literal.encode(), digest_size=10).hexdigest()
+            found.name = f"card_search_{digest}"
     _STATEMENTS[key] = found
     if len(_STATEMENTS) > STATEMENT_CACHE_SIZE:
         _STATEMENTS.popitem(last=False)
     return found
 
 
-def card_search_page(*, query: str, offset: int, limit: int, user=None) -> tuple[list[tuple], int]:
-    """Return one page of a search as CARD_LIST_COLUMNS tuples, and the total match count.
+# Prepared statements per PostgreSQL connection (the server keeps them for the session, also
+# across rolled-back transactions): a repeated search skips parsing and planning, which cost
+# as much PostgreSQL CPU as running it. Bounded, the oldest deallocated.
+_PREPARED: WeakKeyDictionary = WeakKeyDictionary()
+PREPARED_PER_CONNECTION = 128
 
-    Raise QuerySyntaxError for a query that does not parse. The count query runs only when
-    the page is full: a shorter page already tells the total, so most searches cost one query.
+
+def _run(cursor, statement: SearchStatement) -> tuple:
+    """Run a search statement (prepared from its second run on PostgreSQL); return its row."""
+    if not statement.name:
+        cursor.execute(statement.sql, statement.params)
+        return cursor.fetchone()
+    statement.runs += 1
+    if statement.runs == 1:  # a query seen once may never come back: do not prepare it
+        cursor.execute(statement.literal)
+        return cursor.fetchone()
+    prepared = _PREPARED.setdefault(connection.connection, OrderedDict())
+    if statement.name in prepared:
+        prepared.move_to_end(statement.name)
+        cursor.execute(f"EXECUTE {statement.name}")
+        return cursor.fetchone()
+    # One round trip: deallocate the oldest if full, prepare, execute; the row is the last
+    # result of the batch.
+    sql = f"PREPARE {statement.name} AS {statement.literal}; EXECUTE {statement.name}"
+    prepared[statement.name] = None
+    if len(prepared) > PREPARED_PER_CONNECTION:
+        oldest, _ = prepared.popitem(last=False)
+        sql = f"DEALLOCATE {oldest}; {sql}"
+    cursor.execute(sql)
+    while cursor.description is None and cursor.nextset():
+        pass
+    return cursor.fetchone()
+
+
+def card_search_page(*, query: str, offset: int, limit: int, user=None) -> tuple[str, int]:
+    """Return one page of a search as the JSON objects of its cards joined by commas (with
+    each `effect_text` still the clause, see card_list_json) and the total match count.
+
+    One statement, one query. Raise QuerySyntaxError for a query that does not parse.
     """
-    statements = _statements(query, offset, max(limit, 1), user)
-    if not statements.page_sql:
-        return [], 0
+    statement = _statement(query, offset, max(limit, 1), user)
+    if not statement.sql:
+        return "", 0
     with connection.cursor() as cursor:
-        cursor.execute(statements.page_sql, statements.page_params)
-        rows = cursor.fetchall()[:limit]
-        if len(rows) < limit and (rows or offset == 0):
-            return rows, offset + len(rows)
-        cursor.execute(statements.count_sql, statements.count_params)
-        return rows, cursor.fetchone()[0]
+        total, cards = _run(cursor, statement)
+    return cards or "", total
 
 
 def _control(data: Mapping, name: str) -> str:

@@ -6,12 +6,13 @@ from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from catalog import cache as catalog_cache
 from catalog.contribution_selectors import set_checklist_context, sets_progress
-from catalog.extensions import card_sections
+from catalog.extensions import card_sections, user_search_terms
 from catalog.faces import cached_face, card_face_cached
 from catalog.importer import export_rows
 from catalog.models import Card, CardSet, Team
@@ -95,6 +96,17 @@ def set_detail(request, code):
     return _remember_view(render(request, "catalog/set_detail.html", context), view, chosen)
 
 
+def _filter_choices() -> dict:
+    """Return the set and club options of the search filters as (code, label) pairs."""
+    japanese = get_language() == "ja"
+    sets = CardSet.objects.values_list("code", "name", "name_ja")
+    teams = Team.objects.values_list("code", "name", "name_ja")
+    return {
+        "sets": [(code, f"{code} · {ja if japanese else en}") for code, en, ja in sets],
+        "teams": [(code, ja if japanese else en) for code, en, ja in teams],
+    }
+
+
 @require_GET
 def search(request):
     form_query = card_filter_form_to_query(request.GET)
@@ -116,10 +128,11 @@ def search(request):
         "error": error,
         "page": page,
         "params": params.urlencode(),
-        "sets": CardSet.objects.all(),
-        "teams": Team.objects.all(),
+        **_filter_choices(),
         "form": request.GET,
         "sort_choices": SORT_CHOICES,
+        # Terms other apps answer for the signed-in user (`is:owned`): in the syntax help.
+        "user_terms": list(user_search_terms.values()) if request.user.is_authenticated else [],
     }
     template = (
         "catalog/_results.html" if request.headers.get("HX-Request") else "catalog/search.html"

@@ -17,8 +17,8 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
-from cardsite.api import AtomicUserRateThrottle
-from cardsite.limits import BoundedJSONParser
+from catalog.api_support import AtomicUserRateThrottle
+from catalog.json_limits import BoundedJSONParser
 from decks.content import MAX_QUANTITY, ContentError, DeckContent
 from decks.export import deck_as_json, deck_as_text
 from decks.models import Deck

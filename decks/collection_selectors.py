@@ -249,7 +249,11 @@ def cards_with_counts(counts: dict[str, int]) -> list[tuple[Card, int]]:
     return [(cards[c], n) for c, n in sorted(counts.items()) if c in cards]
 
 
-def export_rows(user) -> list[dict]:
+def export_rows(user, *, card_id: str | None = None) -> list[dict]:
+    """Return the user's collection rows (or one card's) as plain data, in card order."""
+    rows = CollectionEntry.objects.filter(owner=user)
+    if card_id is not None:
+        rows = rows.filter(card_id=card_id)
     return [
         {
             "card": e.card_id,
@@ -259,9 +263,7 @@ def export_rows(user) -> list[dict]:
             "for_trade": e.for_trade,
             "wanted": e.wanted,
         }
-        for e in CollectionEntry.objects.filter(owner=user).order_by(
-            "card_id", "condition", "language"
-        )
+        for e in rows.order_by("card_id", "condition", "language")
     ]
 
 

@@ -101,41 +101,82 @@ def entry_data_check(raw: dict, *, where: str, problems: list[str]) -> EntryData
     return EntryData(card_id, quantity, condition, language, for_trade, wanted)
 
 
-def _check_cards(items: list[tuple[str, EntryData]], problems: list[str]) -> None:
+@dataclass(frozen=True)
+class CardProblem:
+    """An entry whose card is unknown (`repeats` None) or repeats an earlier entry's variant."""
+
+    position: int
+    repeats: int | None = None
+
+
+def card_problems(entries: list[EntryData]) -> list[CardProblem]:
+    """Return, in entry order, the entries naming an unknown card or a card and variant twice."""
     known = set(
-        Card.objects.filter(id__in={e.card_id for _w, e in items}).values_list("id", flat=True)
+        Card.objects.filter(id__in={e.card_id for e in entries}).values_list("id", flat=True)
     )
-    seen: dict[tuple, str] = {}
-    for where, entry in items:
+    seen: dict[tuple, int] = {}
+    problems = []
+    for position, entry in enumerate(entries):
         if entry.card_id not in known:
+            problems.append(CardProblem(position))
+        key = (entry.card_id, entry.condition, entry.language)
+        if key in seen:
+            problems.append(CardProblem(position, seen[key]))
+        seen[key] = position
+    return problems
+
+
+def _check_cards(items: list[tuple[str, EntryData]], problems: list[str]) -> None:
+    for problem in card_problems([entry for _where, entry in items]):
+        where, entry = items[problem.position]
+        if problem.repeats is None:
             problems.append(
                 _("%(where)s: unknown card “%(id)s”.") % {"where": where, "id": entry.card_id}
             )
-        key = (entry.card_id, entry.condition, entry.language)
-        if key in seen:
+        else:
             problems.append(
                 _("%(where)s: the same card and variant as %(other)s.")
-                % {"where": where, "other": seen[key]}
+                % {"where": where, "other": items[problem.repeats][0]}
             )
-        seen[key] = where
 
 
 @transaction.atomic
-def _apply(*, owner, entries: list[EntryData], replace: bool) -> int:
+def _apply(*, owner, entries: list[EntryData], replace: bool, card_id: str | None = None) -> int:
+    rows = CollectionEntry.objects.filter(owner=owner)
+    if card_id is not None:  # a replace of one card's rows only
+        rows = rows.filter(card_id=card_id)
     if replace:
-        CollectionEntry.objects.filter(owner=owner).delete()
-    for entry in entries:
-        CollectionEntry.objects.update_or_create(
-            owner=owner,
-            card_id=entry.card_id,
-            condition=entry.condition,
-            language=entry.language,
-            defaults={
-                "quantity": entry.quantity,
-                "for_trade": entry.for_trade,
-                "wanted": entry.wanted,
-            },
+        rows.delete()
+        # Every old row is gone and no card and variant repeats (checked): plain inserts.
+        kept = [entry for entry in entries if entry.quantity or entry.wanted]
+        CollectionEntry.objects.bulk_create(
+            [
+                CollectionEntry(
+                    owner=owner,
+                    card_id=entry.card_id,
+                    condition=entry.condition,
+                    language=entry.language,
+                    quantity=entry.quantity,
+                    for_trade=entry.for_trade,
+                    wanted=entry.wanted,
+                )
+                for entry in kept
+            ],
+            batch_size=500,
         )
+    else:
+        for entry in entries:
+            CollectionEntry.objects.update_or_create(
+                owner=owner,
+                card_id=entry.card_id,
+                condition=entry.condition,
+                language=entry.language,
+                defaults={
+                    "quantity": entry.quantity,
+                    "for_trade": entry.for_trade,
+                    "wanted": entry.wanted,
+                },
+            )
     # A row that records nothing (no copy, no want) is not kept.
     CollectionEntry.objects.filter(owner=owner, quantity=0, wanted=0).delete()
     if entries:  # an empty save records nothing, not even the default settings row
@@ -143,11 +184,8 @@ def _apply(*, owner, entries: list[EntryData], replace: bool) -> int:
     return len(entries)
 
 
-def collection_entries_save(*, owner, items: list[dict], replace: bool = False) -> int:
-    """Set the given entries (API items or grid rows), whole or not at all.
-
-    With `replace`, the collection becomes exactly the given entries. Return how many were set.
-    """
+def _checked_items(items) -> list[EntryData]:
+    """Return the checked entries, or raise CollectionError naming every bad one."""
     problems: list[str] = []
     checked: list[tuple[str, EntryData]] = []
     if not isinstance(items, list):
@@ -163,7 +201,47 @@ def collection_entries_save(*, owner, items: list[dict], replace: bool = False) 
     _check_cards(checked, problems)
     if problems:
         raise CollectionError(problems)
-    return _apply(owner=owner, entries=[e for _w, e in checked], replace=replace)
+    return [entry for _where, entry in checked]
+
+
+def collection_entries_save(*, owner, items: list[dict], replace: bool = False) -> int:
+    """Set the given entries (API items or grid rows), whole or not at all.
+
+    With `replace`, the collection becomes exactly the given entries. Return how many were set.
+    """
+    return _apply(owner=owner, entries=_checked_items(items), replace=replace)
+
+
+@transaction.atomic
+def collection_replace(*, owner, items: list[dict], visibility: str | None = None) -> int:
+    """Make the collection exactly the given entries (and set who may see it), all or nothing.
+
+    Return how many entries were set. Without a visibility the sharing setting is kept.
+    """
+    if visibility is not None and visibility not in Collection.Visibility.values:
+        raise CollectionError([_("Unknown visibility “%(v)s”.") % {"v": visibility}])
+    count = collection_entries_save(owner=owner, items=items, replace=True)
+    if visibility is not None:
+        collection_set_visibility(owner=owner, visibility=visibility)
+    return count
+
+
+@transaction.atomic
+def collection_card_replace(*, owner, card_id: str, items: list[dict]) -> int:
+    """Make one card's rows (every variant) exactly the given entries, all or nothing."""
+    card_id = card_id.upper()
+    if isinstance(items, list):
+        items = [{**item, "card": card_id} if isinstance(item, dict) else item for item in items]
+    entries = _checked_items(items)
+    return _apply(owner=owner, entries=entries, replace=True, card_id=card_id)
+
+
+def collection_card_delete(*, owner, card_id: str) -> int:
+    """Remove every row (variant) of one card from the collection; return how many went."""
+    deleted, _per_model = CollectionEntry.objects.filter(
+        owner=owner, card_id=card_id.upper()
+    ).delete()
+    return deleted
 
 
 def collection_entry_set(

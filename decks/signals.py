@@ -1,6 +1,7 @@
 """How decks hooks into the catalog: sample decks after a load, a section on card pages."""
 
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from catalog.extensions import UserSearchTerm
 from decks.models import CollectionEntry
@@ -61,8 +62,14 @@ OWNED_TERM = UserSearchTerm(
     name="owned",
     is_q=owned_is_q,
     count_q=owned_count_q,
-    text="in your collection",
-    negated_text="not in your collection",
+    text=gettext_lazy("in your collection"),
+    negated_text=gettext_lazy("not in your collection"),
+    # Translators: %(op)s is a comparison sign (≥, <, =…), %(n)s a number of copies.
+    count_text=gettext_lazy("copies owned %(op)s %(n)s"),
+    examples=("is:owned", "owned>=2", "-is:owned"),
+    help_text=gettext_lazy(
+        "the cards in your collection, by copies owned (over every variant), or not in it"
+    ),
 )
 
 

@@ -17,7 +17,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from cardsite.limits import JSONLimitError, loads_bounded
+from catalog.json_limits import JSONLimitError, loads_bounded
 from catalog.models import Card
 from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search

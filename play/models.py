@@ -109,6 +109,10 @@ class SimulationChunk(models.Model):
     last_error = models.TextField(blank=True)
     result = models.JSONField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # When its message was last published, with which priority (None: not published yet; a
+    # batch keeps at most SIMULATION_QUEUE_WINDOW unfinished chunks published at a time).
+    queued_at = models.DateTimeField(null=True, blank=True)
+    priority = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["batch", "index"]

@@ -126,6 +126,32 @@ class Narrator:
             for s in SIDES
         )
 
+    def advance(self, event: Mapping) -> None:
+        """Keep count of one event without narrating it (what its `_type` method records).
+
+        The replay viewer narrates a window of events: it advances the narrator over the events
+        before the window, which costs a few assignments each instead of a sentence each.
+        `line` narrates an event from the counts before it, then calls this, so narrating and
+        advancing can never disagree.
+        """
+        kind = event.get("type")
+        if kind == "half_start":
+            self.offense = event["kickoff"]
+            self.back_passes = 0
+        elif kind == "turn_start":
+            self.totals = {side: {"keep": 0, "shoot": 0, "defense": 0} for side in SIDES}
+            if event["offense"] != self.offense:
+                self.back_passes = 0
+            self.offense = event["offense"]
+        elif kind == "kick" and event["case"] == "shot_chance":
+            if event["choice"] == "back_pass":
+                self.back_passes += 1
+            else:
+                self.back_passes = 0
+        elif kind == "play":
+            self.last_actor = event["side"]
+            self.totals = {s: dict(event["totals"][s]) for s in SIDES}
+
     # ----- events --------------------------------------------------------------------------
 
     def line(self, index: int, event: Mapping) -> Line:
@@ -135,6 +161,7 @@ class Narrator:
             text, rule, tone = self.gettext("Unknown event {kind}.").format(kind=kind), None, ""
         else:
             text, rule, tone = method(event)
+        self.advance(event)  # the one place the narrator's counts change
         return Line(
             index=index,
             type=kind,
@@ -149,8 +176,6 @@ class Narrator:
 
     def _half_start(self, e):
         _ = self.gettext
-        self.offense = e["kickoff"]
-        self.back_passes = 0
         if e["half"] == 1:
             text = _("First half. The coin toss gives {side} the kick-off.")
         else:
@@ -174,10 +199,6 @@ class Narrator:
 
     def _turn_start(self, e):
         _ = self.gettext
-        self.totals = {side: {"keep": 0, "shoot": 0, "defense": 0} for side in SIDES}
-        if e["offense"] != self.offense:
-            self.back_passes = 0
-        self.offense = e["offense"]
         pending = {
             "kickoff": _("kick-off"),
             "goal_kick": _("goal kick"),
@@ -252,7 +273,6 @@ class Narrator:
             )
         if case == "shot_chance":
             if e["choice"] == "back_pass":
-                self.back_passes += 1
                 return (
                     _(
                         "Shot chance: {side} passes back instead; the ball returns to {zone}."
@@ -261,7 +281,6 @@ class Narrator:
                     "",
                 )
             forced = self.max_back_passes is not None and self.back_passes >= self.max_back_passes
-            self.back_passes = 0
             if forced:
                 text = _(
                     "Shot chance: after {count} back passes in a row {side} must shoot (house "
@@ -283,8 +302,6 @@ class Narrator:
     def _play(self, e):
         _ = self.gettext
         side = e["side"]
-        self.last_actor = side
-        self.totals = {s: dict(e["totals"][s]) for s in SIDES}
         role = _("offense") if side == self.offense else _("defense")
         if e["cards"]:
             text = _("Timing {timing} ({role}): {side} uses {cards}.").format(
@@ -315,9 +332,9 @@ class Narrator:
                 delta = e["delta"].get(s, {}).get(power, 0)
                 if delta:
                     changes.append(f"{self.side(s)} {self.power(power)} {delta:+d}")
-        text = _("{card} takes effect ({effect})").format(
-            card=self.name(e["card"]), effect=e["effect"]
-        )
+        # The page's card table carries the effect in words; the log has the clause form.
+        effect = (self.cards.get(e["card"]) or {}).get("effect") or e["effect"]
+        text = _("{card} takes effect ({effect})").format(card=self.name(e["card"]), effect=effect)
         if changes:
             text += ": " + ", ".join(changes)
         return text + ".", "R-PLAY-3", ""

@@ -12,6 +12,7 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from catalog.effects import effect_text
 from catalog.models import Card as CatalogCard
 from play.narrate import narrate, zone_name
 
@@ -44,7 +45,9 @@ def card_table(card_data: Mapping[str, Mapping]) -> dict[str, dict]:
             "shoot": data.get("shoot", 0),
             "keep": data.get("keep", 0),
             "defense": data.get("defense", 0),
-            "effect": data.get("effect") or "",
+            # Words for people ("Draw 1 card."), the clause kept for titles and tools.
+            "effect": effect_text(data.get("effect") or "") or data.get("effect") or "",
+            "effect_clause": data.get("effect") or "",
         }
     return table
 

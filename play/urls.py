@@ -41,6 +41,16 @@ urlpatterns = [
     path("play/<int:game_id>/autoplay/", solo_views.solo_autoplay_view, name="solo-autoplay"),
     path("play/<int:game_id>/again/", solo_views.solo_rematch_view, name="solo-rematch"),
     path("lab/touchdown/", lab_views.lab, name="lab"),
+    path(
+        "simulations/<int:batch_id>/report.<str:fmt>",
+        lab_views.lab_report,
+        name="lab-report",
+    ),
+    path(
+        "simulations/shared/<str:token>/report.<str:fmt>",
+        lab_views.lab_report_shared,
+        name="lab-report-shared",
+    ),
     # Touchdown Heroes by hand and its replay (issue #14)
     path("lab/touchdown/play/", td_play_views.td_play, name="td-play"),
     path("lab/touchdown/play/act/", td_play_views.td_play_act, name="td-play-act"),
@@ -48,5 +58,7 @@ urlpatterns = [
     path("lab/touchdown/play/replay/", td_play_views.td_play_replay, name="td-play-replay"),
     path("lab/touchdown/replays/<str:token>/", td_play_views.td_log_replay, name="td-log-replay"),
     path("replays/upload/", replay_views.replay_upload, name="replay-upload"),
+    path("replays/upload/<str:token>/steps.json", replay_views.upload_steps, name="upload-steps"),
     path("replays/<str:token>/", replay_views.replay, name="replay"),
+    path("replays/<str:token>/steps.json", replay_views.replay_steps, name="replay-steps"),
 ]

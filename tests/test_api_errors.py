@@ -1,8 +1,8 @@
-"""The API's one error shape (cardsite/api.py) and authentication failures as 401."""
+"""The API's one error shape (catalog/api_support.py) and authentication failures as 401."""
 
 import pytest
 
-from cardsite.api import flatten_errors
+from catalog.api_support import flatten_errors
 
 
 def test_nested_field_errors_flatten_to_dotted_fields():
@@ -39,3 +39,22 @@ def test_field_errors_and_line_errors_share_one_shape(alice_client):
         "line": 2,
         "message": "quantity 0 is not from 1 to 60",
     }
+
+
+@pytest.mark.django_db
+def test_a_body_over_djangos_upload_limit_is_the_same_400_as_one_over_the_json_limit(
+    alice_client, alice
+):
+    from decks.services import deck_create
+
+    deck = deck_create(owner=alice, name="Kept")
+    body = "{" + "x" * 3_000_000 + "}"
+    for path in (f"/api/decks/{deck.slug}/", "/api/collection/"):
+        response = alice_client.put(path, body, content_type="application/json")
+        assert response.status_code == 400, path
+        assert response.json() == {
+            "message": "The request body is larger than 1,000,000 bytes.",
+            "errors": [],
+        }
+    deck.refresh_from_db()
+    assert deck.name == "Kept"

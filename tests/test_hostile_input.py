@@ -9,7 +9,11 @@ of these failed only on PostgreSQL (NUL in a query, smallint overflow): run this
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.apps import apps
@@ -173,3 +177,188 @@ def test_the_walk_covers_the_api_and_the_pages():
     ):
         assert expected in ROUTES
     assert len(ROUTES) > 50
+
+
+# ----- management commands ------------------------------------------------------------------
+# Every project command that takes user arguments, with a valid set of them; the walk below
+# replaces one argument at a time with hostile values. A new command must be added here.
+LONG = "x" * 5000
+NUMBER_VALUES = [HUGE, WIDE, "-1", "nan", "1e9", "0x10", "\x00", ""]
+COMMANDS_WITHOUT_ARGUMENTS = {"load_catalog"}
+
+
+@pytest.fixture
+def command_files(tmp_path):
+    sample = Deck.objects.filter(is_sample=True).order_by("slug").first()
+    from decks.export import deck_as_text
+
+    text = deck_as_text(sample)
+    files = {"good": tmp_path / "good.txt", "folder": tmp_path / "folder"}
+    files["good"].write_text(text, encoding="utf-8")
+    files["folder"].mkdir()
+    hostile = {
+        "nul-name": "name: a\x00b\n" + text.split("\n", 1)[1],
+        "huge-quantity": text.replace("deck:\n", f"deck:\n{HUGE} BS-012\n", 1),
+        "repeated": text.replace("deck:\n", "deck:\n" + "60 BS-012\n" * 551, 1),
+        "unknown-id": text.replace("deck:\n", "deck:\n1 ZZ-\u0430\u0431\n", 1),
+    }
+    for name, body in hostile.items():
+        files[name] = tmp_path / f"{name}.txt"
+        files[name].write_text(body, encoding="utf-8")
+    files["binary"] = tmp_path / "binary.txt"
+    files["binary"].write_bytes(b"\xff\xfe\x00\x00garbage")
+    cards = {
+        "deep.json": "[" * 100_000,
+        "huge.json": '{"cards": [{"id": "BS-900", "shoot": ' + HUGE + "}]}",
+        "nan.json": '{"cards": [{"id": "BS-900", "shoot": NaN}]}',
+        "nul.json": '{"cards": [{"id": "BS-900", "name": "a\\u0000b"}]}',
+        "huge.csv": "id,set,number,name,kind,shoot\nBS-900,BS,900,X,player," + HUGE + "\n",
+    }
+    for name, body in cards.items():
+        files[name] = tmp_path / name
+        files[name].write_text(body, encoding="utf-8")
+    files["out"] = tmp_path / "out" / "written.json"
+    files["out"].parent.mkdir()
+    return files
+
+
+def command_cases(files) -> dict[str, tuple[list[str], dict[str, list[str]]]]:
+    """Return {command: (valid arguments, {argument: hostile values})}."""
+    good = str(files["good"])
+    decks = [
+        "\x00",
+        "slug\x00",
+        LONG,
+        "no-such-deck",
+        WIDE,
+        str(files["folder"]),
+        str(files["binary"]),
+        str(files["nul-name"]),
+        str(files["huge-quantity"]),
+        str(files["repeated"]),
+        str(files["unknown-id"]),
+        str(files["folder"] / "missing.txt"),
+    ]
+    out = str(files["out"])
+    paths = ["\x00", out + "\x00", LONG, str(files["folder"]), "/proc/no/such/folder/x"]
+    cards = [str(files[n]) for n in ("deep.json", "huge.json", "nan.json", "nul.json")]
+    cards += [str(files["huge.csv"]), str(files["folder"]), good, "\x00", LONG, "missing.json"]
+    return {
+        "play_match": (
+            ["--deck-a", good, "--deck-b", good, "--seed", "1", "--log", out, "--quiet"],
+            {
+                "--deck-a": decks,
+                "--deck-b": decks,
+                "--seed": NUMBER_VALUES,
+                "--policy-a": ["\x00", LONG, "evil"],
+                "--empty-timing": ["\x00", "never"],
+                "--log": paths,
+            },
+        ),
+        "pk_odds": (
+            ["--deck-a", good, "--deck-b", good, "--simulate", "10", "--seed", "1"],
+            {
+                "--deck-a": decks,
+                "--deck-b": decks,
+                "--simulate": NUMBER_VALUES,
+                "--seed": NUMBER_VALUES,
+            },
+        ),
+        "import_cards": (
+            [str(files["nul.json"]), "--source", "tests"],
+            {"": cards, "--source": ["\x00", LONG]},
+        ),
+        "export_cards": (
+            ["--output", out, "--format", "json"],
+            {"--output": paths, "--format": ["\x00", "xml"]},
+        ),
+        "reconcile_simulations": (["--stall-seconds", "60"], {"--stall-seconds": NUMBER_VALUES}),
+        "runlab": (
+            ["--no-worker", "--host", "127.0.0.1", "--port", "8000"],
+            {"--host": ["\x00", LONG], "--port": [*NUMBER_VALUES, "70000"]},
+        ),
+        "runstack": (
+            ["--host", "127.0.0.1", "--port", "8000", "--web-workers", "2"],
+            {
+                "--host": ["\x00", LONG],
+                "--port": [*NUMBER_VALUES, "70000"],
+                "--web-workers": [*NUMBER_VALUES, "100000"],
+                "--chunk-workers": NUMBER_VALUES,
+                "--stop-timeout": [*NUMBER_VALUES, "inf", "-inf"],
+            },
+        ),
+    }
+
+
+def with_value(arguments: list[str], option: str, value: str) -> list[str]:
+    """Return the arguments with one option (or, for "", the first positional) set to value."""
+    arguments = list(arguments)
+    if option == "":
+        arguments[0] = value
+    elif option in arguments:
+        arguments[arguments.index(option) + 1] = value
+    else:
+        arguments += [option, value]
+    return arguments
+
+
+def test_every_project_command_with_arguments_is_walked(command_files):
+    from django.core.management import get_commands
+
+    ours = {name for name, app in get_commands().items() if app in {"catalog", "decks", "play"}}
+    assert ours - COMMANDS_WITHOUT_ARGUMENTS == set(command_cases(command_files))
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["play_match", "pk_odds", "import_cards", "export_cards", "reconcile_simulations", "runlab"]
+    + ["runstack"],
+)
+def test_hostile_command_arguments_are_one_clear_error_and_write_nothing(command, command_files):
+    from django.core.management import CommandError, call_command
+
+    valid, hostile = command_cases(command_files)[command]
+    before = _row_counts()
+    failures = []
+    for option, values in hostile.items():
+        for value in values:
+            arguments = with_value(valid, option, value)
+            shown = f"{command} {option or 'file'}={value[:40]!r}"
+            try:
+                call_command(command, *arguments, stdout=open(os.devnull, "w"))  # noqa: SIM115
+            except CommandError as exc:
+                message = str(exc)
+                if "\n" in message.strip() or not message or len(message) > 400:
+                    failures.append(f"{shown}: unclear message {message[:100]!r}")
+            except BaseException as exc:  # noqa: BLE001 - anything else is the bug under test
+                failures.append(f"{shown}: {type(exc).__name__}: {str(exc)[:120]}")
+            else:
+                failures.append(f"{shown}: accepted")
+            if command_files["out"].exists():
+                failures.append(f"{shown}: wrote {command_files['out']}")
+                command_files["out"].unlink()
+    assert not failures, failures
+    assert _row_counts() == before
+
+
+def test_a_hostile_command_line_exits_non_zero_with_one_line_and_no_traceback(command_files):
+    """From a shell (each refused before the command reads the database)."""
+    good = str(command_files["good"])
+    for arguments in (
+        ["play_match", "--deck-a", good, "--deck-b", good, "--seed", HUGE],
+        ["pk_odds", "--deck-a", good, "--deck-b", good, "--simulate", WIDE],
+        ["reconcile_simulations", "--stall-seconds", "-1"],
+        ["import_cards", str(command_files["deep.json"])],
+    ):
+        result = subprocess.run(
+            [sys.executable, "manage.py", *arguments],
+            cwd=Path(__file__).resolve().parents[1],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        # 1 for a CommandError, 2 for an argparse error (after the usage line)
+        assert result.returncode in (1, 2), (arguments[0], result.stderr[-500:])
+        assert "Traceback" not in result.stderr, result.stderr[-2000:]
+        last = result.stderr.strip().splitlines()[-1]
+        assert "rror" in last and len(last) < 400, last

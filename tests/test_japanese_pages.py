@@ -131,6 +131,29 @@ def test_deck_problems_on_the_builder_are_japanese(ja_client):
     assert english_in(body, _data_words()) == []
 
 
+@pytest.mark.parametrize("kind", ["match", "gauntlet", "pk"])
+def test_batch_results_in_japanese_have_no_english_ui_text(ja_client, alice, kind, settings):
+    # Results that name decks and bots, the rule options and a cancelled batch's partial notice.
+    from unittest.mock import patch
+
+    from play.simulations import services
+
+    settings.SIMULATION_CHUNK_SIZE = {"pk": 100, "goldfish": 10, "match": 10, "gauntlet": 10}
+    decks = list(Deck.objects.filter(is_sample=True).order_by("slug"))
+    with patch("play.simulations.services.queue_chunks"):
+        batch = services.batch_create(
+            owner=alice,
+            request=services.BatchRequest(
+                kind=kind, deck_a=decks[0], deck_b=decks[1], runs=20, seed=2, policy_b="random"
+            ),
+        )
+    services.chunk_run(batch_id=batch.pk, index=0)
+    services.batch_cancel(batch=batch)  # match and gauntlet: partial results, with their notice
+    body = ja_client.get(batch.get_absolute_url()).content.decode()
+    assert "batch-results" in body and ("途中までの結果" in body or kind == "pk")
+    assert english_in(body, _data_words()) == []
+
+
 def _solo_game_pages(alice) -> list[str]:
     """Return solo boards in their main states: a midfield defense decision, full time."""
     from decks.services import deck_copy

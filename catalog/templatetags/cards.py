@@ -1,4 +1,5 @@
-"""Template tags for showing cards: `{% card_image card "thumb" %}` and `|effect_words`.
+"""Template tags for showing cards: `{% card_image card "thumb" %}`, `{% card_url card %}`
+and `|effect_words`.
 
 `card_image` is the one place a page asks for a card's picture. Today every card gets its
 generated face (catalog/faces.py); where a scan exists, this is the place to prefer it.
@@ -29,6 +30,16 @@ def _face_url_template(context) -> str:
         found = f"{reverse('catalog:card-face', args=[_ID])}?v={version}"
         context.render_context["card_face_url"] = found
     return found
+
+
+@register.simple_tag(takes_context=True)
+def card_url(context, card) -> str:
+    """Return the card page's URL, reversing once per render (a page lists dozens of cards)."""
+    found = context.render_context.get("card_page_url")
+    if found is None:
+        found = reverse("catalog:card-detail", args=[_ID])
+        context.render_context["card_page_url"] = found
+    return found.replace(_ID, card.id)
 
 
 @register.simple_tag(takes_context=True)

@@ -1,4 +1,11 @@
 """The Eleven Stars rules engine: plain Python, seeded, no Django (see docs/engine.md)."""
+# ruff: noqa: E402  (the compiled path must be chosen before any submodule is imported)
+
+from play.engine import compiled as _compiled
+
+# The compiled path (play/engine/compiled.py): the same modules built by Cython, used when a
+# build matches the sources and ENGINE_PLAIN is not set. Results are the same on both paths.
+COMPILED = _compiled.activate(__path__)
 
 from play.engine.actions import (
     Action,
@@ -34,6 +41,7 @@ from play.engine.runner import (
 )
 
 __all__ = [
+    "COMPILED",
     "DEFAULT_OPTIONS",
     "LOG_SCHEMA_PATH",
     "POLICIES",

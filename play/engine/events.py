@@ -23,10 +23,6 @@ def top_first(deck) -> list[str]:
     return list(map(_card_id, reversed(deck)))
 
 
-def _totals(state) -> dict:
-    return {"keep": state.keep, "shoot": state.shoot, "defense": state.defense}
-
-
 class EventLog:
     """Appends the events of one match to `events`."""
 
@@ -60,7 +56,7 @@ class EventLog:
                 if m.ball_zone is None
                 else {"zone": m.ball_zone, "arrow": m.ball_arrow},
                 "score": dict(m.score),
-                "hands": {"A": ids(a.hand), "B": ids(b.hand)},
+                "hands": {"A": list(map(_card_id, a.hand)), "B": list(map(_card_id, b.hand))},
                 "deck_counts": {"A": len(a.deck), "B": len(b.deck)},
                 "half": m.half,
                 "turn": m.turn,
@@ -72,7 +68,7 @@ class EventLog:
             {
                 "type": "draw",
                 "side": side,
-                "cards": ids(drawn),
+                "cards": list(map(_card_id, drawn)),
                 "reason": reason,
                 "deck_count": deck_count,
                 "half": m.half,
@@ -106,7 +102,10 @@ class EventLog:
             "timing": m.timing,
             "cards": list(card_ids),
             "player_cards_this_turn": player_cards,
-            "totals": {"A": _totals(a), "B": _totals(b)},
+            "totals": {
+                "A": {"keep": a.keep, "shoot": a.shoot, "defense": a.defense},
+                "B": {"keep": b.keep, "shoot": b.shoot, "defense": b.defense},
+            },
             "half": m.half,
             "turn": m.turn,
         }
@@ -172,7 +171,13 @@ class EventLog:
 
     def discard(self, m, side: str, cards) -> None:
         self.events.append(
-            {"type": "discard", "side": side, "cards": ids(cards), "half": m.half, "turn": m.turn}
+            {
+                "type": "discard",
+                "side": side,
+                "cards": list(map(_card_id, cards)),
+                "half": m.half,
+                "turn": m.turn,
+            }
         )
 
     def half_end(self, m, side: str | None) -> None:

@@ -16,7 +16,6 @@ TIMINGS_DONE = "timings_done"
 
 
 def play_end_reason(
-    *,
     used_cards: bool,
     actor_keep: int,
     opponent_keep: int,

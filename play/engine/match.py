@@ -9,6 +9,7 @@ match is a pure function of its decks, options, seed and the actions applied.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from play.engine.actions import (
 from play.engine.cards import OTHER, SIDES, Card, Side, other
 from play.engine.chance import Chance
 from play.engine.effects import compile_effect
-from play.engine.events import NO_LOG, EventLog, ids, top_first
+from play.engine.events import NO_LOG, EventLog, _card_id, ids, top_first
 from play.engine.judgment import keep_outcome, play_end_reason, shot_outcome
 from play.engine.legality import Problem, deck_problems
 from play.engine.options import (
@@ -175,6 +176,33 @@ class _SideState:
         self.swaps: tuple[tuple[str, str], ...] = ()
 
 
+def _deck_parts(deck: SideDeck) -> tuple:
+    """Return what a deck's legality and card table depend on (all immutable values)."""
+    return (deck.cards, deck.bench, deck.goalkeeper, deck.pk_goalkeeper)
+
+
+def _deck_key(a: SideDeck, b: SideDeck) -> tuple[int, ...]:
+    return tuple(map(id, (*_deck_parts(a), *_deck_parts(b))))
+
+
+def _same_decks(known: tuple[SideDeck, SideDeck], a: SideDeck, b: SideDeck) -> bool:
+    """Return whether two deck pairs hold the very same (identical) parts."""
+    return all(
+        map(
+            operator.is_,
+            (*_deck_parts(known[0]), *_deck_parts(known[1])),
+            (*_deck_parts(a), *_deck_parts(b)),
+        )
+    )
+
+
+# Deck pairs whose legality and card table were worked out: {ids of their parts: (the decks,
+# their card table)}. A hit must hold the identical objects (`_same_decks`), which the stored
+# decks keep alive, so an id is never reused while its entry stands. Bounded: batches reuse
+# a few deck pairs for thousands of matches.
+_CHECKED: dict[tuple[int, ...], tuple[tuple[SideDeck, SideDeck], dict[str, Card]]] = {}
+
+
 def _sub_multisets(counts: list[tuple[str, int]], limit: int) -> list[tuple[str, ...]]:
     """Return every sub-multiset of the counted ids with at most `limit` members."""
     result: list[tuple[str, ...]] = [()]
@@ -212,14 +240,22 @@ class Match:
         record_log: bool = True,
         first_edition_log: bool = False,
     ) -> None:
-        for side, deck in zip(SIDES, (side_a, side_b), strict=True):
-            problems = deck.problems()
-            if problems:
-                raise IllegalDeck(side, problems)
+        known = _CHECKED.get(_deck_key(side_a, side_b))
+        if known is not None and _same_decks(known[0], side_a, side_b):
+            table = known[1]  # these very card objects were checked before (all immutable)
+        else:
+            for side, deck in zip(SIDES, (side_a, side_b), strict=True):
+                problems = deck.problems()
+                if problems:
+                    raise IllegalDeck(side, problems)
+            table = self._card_table(side_a, side_b)
+            if len(_CHECKED) >= 256:
+                _CHECKED.clear()
+            _CHECKED[_deck_key(side_a, side_b)] = ((side_a, side_b), table)
         self.options = options
         self.seed = seed
         self.side_decks: dict[str, SideDeck] = {"A": side_a, "B": side_b}
-        self.cards = self._card_table(side_a, side_b)
+        self.cards = dict(table)
         self._chance = chance if chance is not None else Chance(seed)
         self._s = {"A": _SideState("A", side_a), "B": _SideState("B", side_b)}
         self._s["A"].opponent = self._s["B"]
@@ -482,6 +518,15 @@ class Match:
 
     def apply_action(self, action: Action) -> None:
         """Apply the deciding side's action and run on to the next decision."""
+        if type(action) is PlayCards and self.decision == PLAY and action.side == self.actor:
+            # The common case, checked as `_why_illegal` checks it, without its dispatch.
+            card_ids = action.card_ids
+            if card_ids:
+                problem = self._play_problem(action.side, card_ids)
+                if problem is not None:
+                    raise IllegalAction(problem)
+            self.history.append(action)
+            return self._play_timing(action.side, card_ids)
         problem = self._why_illegal(action)
         if problem is not None:
             raise IllegalAction(problem)
@@ -520,14 +565,15 @@ class Match:
 
     def _play_problem(self, side: Side, card_ids: tuple[str, ...]) -> str | None:
         state = self._s[side]
-        hand = [card.id for card in state.hand]
+        hand = list(map(_card_id, state.hand))
+        table = self.cards
         players = 0
         for card_id in card_ids:
             try:
                 hand.remove(card_id)
             except ValueError:
                 return f"{card_id} is not in side {side}'s hand (or not that many copies)."
-            if self.cards[card_id].kind == "player":
+            if table[card_id].kind == "player":
                 players += 1
         if state.player_cards + players > MAX_PLAYER_CARDS_PER_TURN:  # R-PLAY-2
             return (
@@ -736,14 +782,17 @@ class Match:
         user = self._s[side]
         opponent = user.opponent
         log = self._log
-        at = log.reserve()  # the `play` event, written below, comes before its effects
+        logging = self._events is not None
+        at = log.reserve() if logging else -1  # the `play` event comes before its effects
         deck_out = False
         if card_ids:
             hand = user.hand
             table = self.cards
             cards = [table[card_id] for card_id in card_ids]
             for card in cards:
-                hand.remove(card)
+                # The first card of the hand with this id (every card of an id is equal in a
+                # match, see _card_table), found by id: no Card.__eq__ call per other card.
+                del hand[list(map(_card_id, hand)).index(card.id)]
                 if card.kind == "player":
                     user.player_cards += 1
                     user.keep += card.keep
@@ -766,23 +815,25 @@ class Match:
                 if effect.draw and not self._draw(user, effect.draw, "effect"):
                     deck_out = True  # R-DRAW-2 (any_draw): later cards' effects never resolve
                     break
-        a = self._s["A"]
-        log.play(at, self, side, card_ids, user.player_cards, a, a.opponent)
+        if logging:
+            a = self._s["A"]
+            log.play(at, self, side, card_ids, user.player_cards, a, a.opponent)
         if deck_out:
             return self._end_half()
-        reason = play_end_reason(  # R-PLAY-4
-            used_cards=bool(card_ids),
-            actor_keep=user.keep,
-            opponent_keep=opponent.keep,
-            timing=self.timing,
-            last_timing=LAST_TIMING,
-            empty_timing_passes=self._empty_timing_passes,
+        reason = play_end_reason(  # R-PLAY-4 (used_cards, actor_keep, opponent_keep, ...)
+            bool(card_ids),
+            user.keep,
+            opponent.keep,
+            self.timing,
+            LAST_TIMING,
+            self._empty_timing_passes,
         )
         if reason is not None:
             self._end_play(reason)
         else:
             self.timing += 1  # R-PLAY-1, R-MATCH-2: both sides act in every turn
-            self._decide(PLAY, opponent.side)
+            self.decision = PLAY
+            self.actor = opponent.side
 
     def _end_play(self, reason: str) -> None:
         self._log.play_end(self, reason)

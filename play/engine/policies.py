@@ -9,6 +9,7 @@ the table, the field, the score and the opponent's goalkeeper; never the opponen
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple, Protocol
@@ -49,6 +50,18 @@ _GOAL_KICK_TO = {
     for zone in ("penalty_zone", "middle_zone")
 }
 _NO_SWAPS = {side: HalftimeSwaps(side, ()) for side in SIDES}
+_PLAYS: dict[tuple[str, tuple[str, ...]], PlayCards] = {}  # (side, ids as chosen) -> action
+
+
+def _play(side: Side, card_ids: tuple[str, ...]) -> PlayCards:
+    """Return PlayCards(side, card_ids), built once per distinct play (actions are values)."""
+    key = (side, card_ids)
+    action = _PLAYS.get(key)
+    if action is None:
+        if len(_PLAYS) >= 50_000:
+            _PLAYS.clear()
+        action = _PLAYS[key] = PlayCards(side, card_ids)
+    return action
 
 
 class PassivePolicy:
@@ -103,6 +116,29 @@ def _event_features(text: str) -> _Features:
     return _Features(gains, value, effect.draw > 0 and not any(own) and not any(opp))
 
 
+# The per-card facts greedy reads at every decision, computed once per card object: the card,
+# its features, its `_Entry` for each contest (None where it gains nothing there), and whether
+# it is a player card. Keyed by id and checked by identity, so two different cards that share an
+# id (possible across matches) never share facts; cards are immutable, so facts never go stale.
+_CARD_FACTS: dict[str, tuple[Card, _Features, tuple, bool]] = {}
+_CARD_FACTS_MAX = 20_000
+
+
+def _card_facts(card: Card) -> tuple[Card, _Features, tuple, bool]:
+    """Return (card, features, entries by contest, is a player) for the card, cached."""
+    facts = _CARD_FACTS.get(card.id)
+    if facts is not None and facts[0] is card:
+        return facts
+    features = _features(card)
+    gains, value, _ = features
+    entries = tuple((gain, value, gains[_KEEP], card) if gain > 0 else None for gain in gains)
+    facts = (card, features, entries, card.kind == "player")
+    if len(_CARD_FACTS) >= _CARD_FACTS_MAX:
+        _CARD_FACTS.clear()
+    _CARD_FACTS[card.id] = facts
+    return facts
+
+
 def _draws_only(card: Card) -> bool:
     """Return whether the card is an event that only draws (it cycles the hand for free)."""
     return card.kind == "event" and _event_features(card.effect).draws_only
@@ -116,24 +152,37 @@ def _value(card: Card) -> int:
 _Entry = tuple[int, int, int, Card]  # (gain in the contest, value, keep gain, card)
 
 
-def _candidates(hand: tuple[Card, ...], contest: int) -> tuple[list[_Entry], list[_Entry]]:
+def _event_order(entry: _Entry) -> tuple[float, str]:
+    return (-entry[0] / max(entry[1], 1), entry[3].id)
+
+
+def _player_order(entry: _Entry) -> tuple[int, int, str]:
+    return (-entry[0], entry[1], entry[3].id)
+
+
+def _candidates(hand: Sequence[Card], contest: int) -> tuple[list[_Entry], list[_Entry]]:
     """Return the hand's cards that help in the contest: players strongest first, at most
     four of them, and events best gain per value first."""
     players = []
     events = []
+    facts_of = _CARD_FACTS.get
     for card in hand:
-        gains, value, _ = _features(card)
-        gain = gains[contest]
-        if gain > 0:
-            entry = (gain, value, gains[_KEEP], card)
-            (players if card.kind == "player" else events).append(entry)
-    events.sort(key=lambda e: (-e[0] / max(e[1], 1), e[3].id))
-    players.sort(key=lambda e: (-e[0], e[1], e[3].id))
-    return players[:4], events  # a heuristic: only the four strongest, to keep the search small
+        facts = facts_of(card.id)
+        if facts is None or facts[0] is not card:
+            facts = _card_facts(card)
+        entry = facts[2][contest]
+        if entry is not None:
+            (players if facts[3] else events).append(entry)
+    if len(events) > 1:
+        events.sort(key=_event_order)
+    if len(players) > 1:
+        players.sort(key=_player_order)
+        del players[4:]  # a heuristic: only the four strongest, to keep the search small
+    return players, events
 
 
 def _cheapest(
-    hand: tuple[Card, ...], budget: int, need: int, contest: int, keep_limit: int | None
+    hand: Sequence[Card], budget: int, need: int, contest: int, keep_limit: int | None
 ) -> tuple[list[Card], int] | None:
     """Return the cheapest cards (at most `budget` players) that gain at least `need`."""
     players, events = _candidates(hand, contest)
@@ -154,12 +203,22 @@ def _cheapest_of(
     best = None
     best_cost = 0
     for size in range(min(budget, len(players)) + 1):
-        for chosen in combinations(players, size):
-            gained = cost = keep = 0
-            for gain, value, keep_gain, _ in chosen:
-                gained += gain
-                cost += value
-                keep += keep_gain
+        # The player sets of this size in `combinations` order, with their summed
+        # (gain, value, keep gain); sizes 0-2 (R-PLAY-2 allows 2) are summed without a loop.
+        if size == 0:
+            sums: list = [(0, 0, 0, ())]
+        elif size == 1:
+            sums = [(e[0], e[1], e[2], (e,)) for e in players]
+        elif size == 2:
+            sums = [
+                (a[0] + b[0], a[1] + b[1], a[2] + b[2], (a, b)) for a, b in combinations(players, 2)
+            ]
+        else:
+            sums = [
+                (sum(e[0] for e in c), sum(e[1] for e in c), sum(e[2] for e in c), c)
+                for c in combinations(players, size)
+            ]
+        for gained, cost, keep, chosen in sums:
             if best is not None and cost >= best_cost:
                 continue  # events (worth at least 2 each) and the penalty only add cost
             helpers = 0  # events added, best ratio first, until the need is met
@@ -191,7 +250,7 @@ class GreedyPolicy:
         decision = state.decision
         if decision == PLAY:
             cards = self._cards(state, side)
-            return PlayCards(side, tuple([c.id for c in cards])) if cards else _PLAY_NOTHING[side]
+            return _play(side, tuple([c.id for c in cards])) if cards else _PLAY_NOTHING[side]
         if decision == SHOT:
             return _SHOT_CHOICE[side, self._shoots(state, side)]
         if decision == GOAL_KICK:
@@ -224,20 +283,21 @@ class GreedyPolicy:
         return not (cycles and state.deck_count(side) >= 4)
 
     def _cards(self, state: Match, side: Side) -> list[Card]:
-        hand = state.hand(side)
+        # Reads the sides' live state (engine-internal, read only) instead of the public
+        # copies (`hand()`, `totals()`): the same values without building tuples.
+        mine = state._s[side]
+        theirs = mine.opponent
+        hand = mine.hand
         attacking = side == state.offense
-        opponent = OTHER[side]
-        mine = state.totals(side)
-        theirs = state.totals(opponent)
-        budget = MAX_PLAYER_CARDS_PER_TURN - state.player_cards_used(side)
+        budget = MAX_PLAYER_CARDS_PER_TURN - mine.player_cards
         if state.shot:
             return self._shot_cards(state, side, hand, attacking, mine, theirs, budget)
         # A keep contest (R-PLAY-4 with empty_timing "passes", R-JUDGE-5).
-        passes = state.options.empty_timing == "passes"
+        passes = state._empty_timing_passes
         if attacking and (not passes or mine.keep == theirs.keep):
             # A card that adds no keep, used while the totals are level, ends the phase at
             # once with the ball held (R-PLAY-4: not ahead). Draw-only events do it for free.
-            free = self._keep_free(hand, budget, state.deck_count(side))
+            free = self._keep_free(hand, budget, len(mine.deck))
             if free or not passes:
                 return free
             if state.timing == 1:
@@ -251,7 +311,7 @@ class GreedyPolicy:
         return []
 
     @staticmethod
-    def _keep_free(hand: tuple[Card, ...], budget: int, deck_count: int) -> list[Card]:
+    def _keep_free(hand: Sequence[Card], budget: int, deck_count: int) -> list[Card]:
         """Return the cheapest card that adds no keep (to end the phase holding the ball)."""
         best = None
         best_value = 0
@@ -291,7 +351,7 @@ class GreedyPolicy:
                 # Cards that add no keep end the phase at once (R-PLAY-4): the defense cannot
                 # answer, so a keep-free shot that beats the goalkeeper is a goal.
                 found = _cheapest(
-                    tuple(c for c in hand if _features(c).gains[_KEEP] <= 0),
+                    [c for c in hand if _card_facts(c)[1].gains[_KEEP] <= 0],
                     budget,
                     need,
                     _SHOOT,
@@ -317,7 +377,7 @@ class GreedyPolicy:
         return []
 
     @staticmethod
-    def _all_in(hand: tuple[Card, ...], budget: int) -> list[Card]:
+    def _all_in(hand: Sequence[Card], budget: int) -> list[Card]:
         """Return the best shooters and every card that helps the shot or refills the hand."""
         shooters = [c for c in hand if c.kind == "player" and c.shoot > 0]
         shooters.sort(key=lambda c: (-c.shoot, c.keep, c.id))
@@ -331,16 +391,22 @@ class GreedyPolicy:
 
 
 class SearchPolicy:
-    """Determinised Monte Carlo search over a few candidate actions.
+    """Determinised Monte Carlo search over a widening set of candidate actions.
 
-    At each decision with more than one candidate (greedy's choice, playing nothing, the
-    cheapest keep-free card, and a few uniformly drawn plays; both shot and goal-kick
-    choices), it spends `rollouts` simulations, round robin over the candidates. Each one deals
-    what the bot cannot see at random (`Match.determinized`: the other hand and both decks'
-    order), applies the candidate, plays on with greedy on both sides for `horizon` turns, and
-    scores the goal difference gained plus a small bonus for having the ball near the other
-    goal. The best mean wins; ties go to the earlier candidate (greedy's choice first). Its
-    strength is `rollouts`, the budget per decision.
+    Candidates (PLAY): greedy's choice, playing nothing, the cheapest keep-free card, the
+    cheapest cards that take (or widen) the keep lead, and at a shot the keep-free shot, the
+    all-in shot, the cheapest stop, the corner-forcing block and every defense card; then
+    uniformly drawn plays, more of them the bigger the budget (progressive widening: one per
+    eight rollouts, at least two). Shot chances and goal kicks: both choices.
+
+    The budget (`rollouts` per decision) is spent by sequential halving: in each round every
+    surviving candidate is played out on the same fresh determinisations (common random
+    numbers: `Match.determinized` from the same seed, so candidates are compared on the same
+    hidden cards and deck order), then the worse half is dropped. A rollout applies the
+    candidate, plays on with greedy on both sides for `horizon` turns (or to the end of the
+    half) and scores the goal difference gained plus a small bonus for holding the ball near
+    the other goal. The best mean wins; ties go to the earlier candidate (greedy's choice
+    first). Its randomness is the policy's own, so a match stays a function of its seed.
     """
 
     def __init__(self, rollouts: int, *, horizon: int = 6, name: str | None = None) -> None:
@@ -354,14 +420,29 @@ class SearchPolicy:
         candidates = self._candidates(state, side, rng)
         if len(candidates) == 1:
             return candidates[0]
-        totals = [0.0] * len(candidates)
-        counts = [0] * len(candidates)
-        for n in range(max(self.rollouts, len(candidates))):
-            index = n % len(candidates)
-            totals[index] += self._rollout(state, side, candidates[index], rng)
-            counts[index] += 1
-        best = max(range(len(candidates)), key=lambda i: (totals[i] / counts[i], -i))
-        return candidates[best]
+        count = len(candidates)
+        totals = [0.0] * count
+        samples = 0
+        alive = list(range(count))
+        rounds = max(1, (count - 1).bit_length())  # ceil(log2(count))
+        left = max(self.rollouts, count)
+        for round_ in range(rounds):
+            per = max(1, left // (len(alive) * (rounds - round_)))
+            seeds = [rng.getrandbits(64) for _ in range(per)]
+            for index in alive:
+                action = candidates[index]
+                for seed in seeds:
+                    totals[index] += self._rollout(state, side, action, random.Random(seed))
+            left -= per * len(alive)
+            samples += per
+            alive.sort(key=lambda i: (-totals[i], i))  # same samples: totals compare as means
+            if round_ < rounds - 1:
+                alive = sorted(alive[: (len(alive) + 1) // 2])
+        return candidates[alive[0]]
+
+    def _widening(self) -> int:
+        """Return how many uniformly drawn plays join the candidates for this budget."""
+        return max(2, self.rollouts // 8)
 
     def _candidates(self, state: Match, side: Side, rng: random.Random) -> list[Action]:
         first = self._greedy.choose(state, rng)
@@ -373,17 +454,46 @@ class SearchPolicy:
             return [first, _GOAL_KICK_TO[side, other_zone]]
         if decision != PLAY:
             return [first]
-        found = [first, _PLAY_NOTHING[side]]
-        free = GreedyPolicy._keep_free(
-            state.hand(side),
-            MAX_PLAYER_CARDS_PER_TURN - state.player_cards_used(side),
-            state.deck_count(side),
-        )
+        hand = state.hand(side)
+        budget = MAX_PLAYER_CARDS_PER_TURN - state.player_cards_used(side)
+        plays: list[list[Card]] = [[]]
+        free = GreedyPolicy._keep_free(hand, budget, state.deck_count(side))
         if free:
-            found.append(PlayCards(side, (free[0].id,)))
-        for _ in range(3):
-            found.append(state.random_legal_action(rng))
-        unique = []
+            plays.append(free)
+        mine = state.totals(side)
+        theirs = state.totals(OTHER[side])
+        need = theirs.keep - mine.keep + 1
+        for wanted in (need, need + 2):
+            if wanted > 0:
+                found = _cheapest(hand, budget, wanted, _KEEP, None)
+                if found:
+                    plays.append(found[0])
+        if state.shot:
+            opponent = OTHER[side]
+            if side == state.offense:
+                stopping = theirs.defense + state.goalkeeper(opponent).defense
+                wanted = stopping - mine.shoot + 1
+                if wanted > 0:
+                    keep_free = tuple(c for c in hand if _features(c).gains[_KEEP] <= 0)
+                    for pool in (keep_free, hand):
+                        found = _cheapest(pool, budget, wanted, _SHOOT, None)
+                        if found:
+                            plays.append(found[0])
+                plays.append(GreedyPolicy._all_in(hand, budget))
+            else:
+                stopping = mine.defense + state.goalkeeper(side).defense
+                wanted = theirs.shoot - stopping + 1
+                for goal in (wanted, wanted - 1, wanted + 2):
+                    if goal > 0:
+                        found = _cheapest(hand, budget, goal, _DEFENSE, None)
+                        if found:
+                            plays.append(found[0])
+                players, events = _candidates(hand, _DEFENSE)
+                plays.append([e[3] for e in players[:budget]] + [e[3] for e in events])
+        found = [first]
+        found.extend(PlayCards(side, tuple([c.id for c in cards])) for cards in plays)
+        found.extend(state.random_legal_action(rng) for _ in range(self._widening()))
+        unique: list[Action] = []
         for action in found:
             if action not in unique:
                 unique.append(action)
@@ -408,7 +518,7 @@ class SearchPolicy:
         return value
 
 
-SEARCH_BUDGETS = {"search": 16, "search-strong": 48}  # rollouts per decision
+SEARCH_BUDGETS = {"search": 16, "search-strong": 128}  # rollouts per decision
 
 POLICIES: dict[str, Policy] = {
     policy.name: policy

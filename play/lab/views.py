@@ -4,14 +4,17 @@ from functools import lru_cache
 
 import markdown
 from django.conf import settings
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
 
+from play.lab import reports, studies
 from play.lab.forms import LabForm
-from play.simulations import services
+from play.simulations import selectors, services
 
 DOC = settings.BASE_DIR / "docs" / "touchdown.md"
 SECTIONS = ("The rules, in English with the draft's terms", "House rules (HOUSE)", "Effect sets")
@@ -48,12 +51,12 @@ def lab(request):
                 variants=form.variants(),
                 runs=form.cleaned_data["runs"],
                 seed=form.cleaned_data["seed"],
+                study=form.study_request(),
             )
         except services.BatchInvalid as exc:
             for field, errors in exc.errors.items():
-                name = "effects_file" if field.endswith("effects") else field
                 for error in errors:
-                    form.add_error(name if name in form.fields else None, error)
+                    form.add_service_error(field, error)
         else:
             return redirect(batch)
     status = 400 if request.method == "POST" else 200
@@ -61,11 +64,50 @@ def lab(request):
     context = {
         "form": form,
         "variant_forms": [
-            (form.variant_a, _("Variant A")),
+            (form.variant_a, _("Variant A (a table's or a sweep's base rules)")),
             (form.variant_b, _("Variant B (compared)")),
         ],
+        "study_form": form.study_fields,
         "rules": sections.get(SECTIONS[0], ""),
         "house": sections.get(SECTIONS[1], ""),
         "effects": sections.get(SECTIONS[2], ""),
     }
     return render(request, "play/lab.html", context, status=status)
+
+
+def _against(request) -> int | None:
+    """Return the sweep cell the difference column compares with (?vs=N), or None."""
+    raw = request.GET.get("vs")
+    if raw in (None, ""):
+        return None
+    if not raw.isdigit() or len(raw) > 3:
+        raise ValueError("vs: give the number of a cell of this sweep.")
+    return int(raw)
+
+
+def _report_response(request, batch, fmt: str):
+    results = batch.results or {}
+    if batch.kind != "touchdown" or results.get("study") not in studies.STUDIES:
+        raise Http404("This simulation has no strategy table or sweep to download.")
+    try:
+        text = reports.report_text(results, fmt, against=_against(request))
+    except ValueError as exc:
+        return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
+    response = HttpResponse(text, content_type=f"{reports.FORMATS[fmt]}; charset=utf-8")
+    name = f"touchdown-{batch.pk}-{results['study']}.{fmt}"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+@require_GET
+def lab_report(request, batch_id: int, fmt: str):
+    """Download a finished study's report (CSV or Markdown); the owner's own batches only."""
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    return _report_response(request, batch, fmt)
+
+
+@require_GET
+def lab_report_shared(request, token: str, fmt: str):
+    """The same download from a batch's read-only share link."""
+    return _report_response(request, selectors.batch_by_share_token(token), fmt)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from play.models import MatchLog
-from play.presenters import card_table, narrate_for_page, side_labels, zones
+from play.presenters import card_table, side_labels, zones
+from play.replays import steps
 
 
 def replay_board(log: dict, *, cards: dict, labels: dict) -> dict:
@@ -45,8 +46,7 @@ def replay_board(log: dict, *, cards: dict, labels: dict) -> dict:
     }
 
 
-def replay_context(log: dict, *, match_log: MatchLog | None, title: str) -> dict:
-    """Return the viewer page's context: the starting board, narrated lines and JS payload."""
+def _viewer_tables(log: dict) -> tuple[dict, dict]:
     card_data = dict(log["cards"])
     for side in "AB":  # goalkeepers are in `cards` by the spec; be lenient with uploads
         for key in ("goalkeeper", "pk_goalkeeper"):
@@ -54,10 +54,43 @@ def replay_context(log: dict, *, match_log: MatchLog | None, title: str) -> dict
             card_data.setdefault(card["id"], card)
     cards = card_table(card_data)
     labels = side_labels(log["sides"]["A"]["name"], log["sides"]["B"]["name"])
-    lines = narrate_for_page(log["events"], cards=cards, labels=labels, rules=log.get("rules"))
+    return cards, labels
+
+
+def replay_steps(log: dict, *, position: int = 0) -> dict:
+    """Return the window of steps that shows board position `position` (JSON for replay.js)."""
+    cards, labels = _viewer_tables(log)
+    names = {card_id: card["name"] for card_id, card in cards.items()}
+    start = steps.window_start(position, len(log["events"]))
+    return steps.steps_window(log, start, cards=cards, labels=labels, names=names, gettext=_)
+
+
+def replay_context(
+    log: dict, *, match_log: MatchLog | None, title: str, steps_url: str, position: int = 0
+) -> dict:
+    """Return the viewer page's context: the starting board and the first window of steps.
+
+    The page carries one window (steps.REPLAY_WINDOW events, their board and narration) and
+    the jump marks of the whole log; replay.js fetches other windows from `steps_url`.
+    """
+    cards, labels = _viewer_tables(log)
+    names = {card_id: card["name"] for card_id, card in cards.items()}
+    total = len(log["events"])
+    window = steps.steps_window(
+        log,
+        steps.window_start(position, total),
+        cards=cards,
+        labels=labels,
+        names=names,
+        gettext=_,
+    )
     payload = {
-        "log": log,
-        "lines": [line.to_dict() for line in lines],
+        "total": total,
+        "window_size": steps.REPLAY_WINDOW,
+        "keep_hands": steps.keeps_hands(log),
+        "window": window,
+        "markers": steps.step_markers(log),
+        "steps_url": steps_url,
         "cards": cards,
         "labels": labels,
         "strings": {
@@ -72,15 +105,19 @@ def replay_context(log: dict, *, match_log: MatchLog | None, title: str) -> dict
             "goal": _("Goal"),
             "half": _("Half"),
             "full_time": _("Full time"),
+            "loading": _("Loading events…"),
+            "load_failed": _("These events could not be loaded; try again."),
+            "range": _("Events %(from)s–%(to)s of %(total)s"),
         },
     }
     return {
         "match_log": match_log,
         "title": title,
-        "log": log,
+        "log": {"seed": log.get("seed")},
         "labels": labels,
         "board": replay_board(log, cards=cards, labels=labels),
         "payload": payload,
         "result": log.get("result"),
-        "event_count": len(log["events"]),
+        "event_count": total,
+        "window": window,
     }

@@ -5,13 +5,18 @@ Who may open a saved log is `play.replays.selectors.match_log_for_viewer`.
 
 from __future__ import annotations
 
-from django.http import JsonResponse
+import json
+import secrets
+import zlib
+
+from django.core.cache import cache
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from cardsite.limits import JSONLimitError, loads_bounded
+from catalog.json_limits import JSONLimitError, loads_bounded
 from play.engine.log import LogInvalid, validate_log
 from play.engine.runner import ReplayMismatch
 from play.engine.runner import replay as engine_replay
@@ -76,9 +81,71 @@ def replay(request, token):
         url = reverse("play:td-log-replay", args=[token])
         batch = request.GET.get("batch", "")
         return redirect(f"{url}?batch={batch}" if batch else url)
-    context = presenters.replay_context(match_log.log, match_log=match_log, title=match_log.title)
-    context["batch_token"] = request.GET.get("batch", "")
+    batch = request.GET.get("batch", "")
+    steps_url = reverse("play:replay-steps", args=[token]) + (f"?batch={batch}" if batch else "")
+    context = presenters.replay_context(
+        match_log.log, match_log=match_log, title=match_log.title, steps_url=steps_url
+    )
+    context["batch_token"] = batch
     return render(request, "play/replay_view.html", context)
+
+
+def _position(request) -> int | JsonResponse:
+    raw = request.GET.get("position", "0")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+        message = "position: a board position is a whole number from 0 to the event count."
+        return JsonResponse(
+            {"message": message, "errors": [{"field": "position", "message": message}]},
+            status=400,
+        )
+    return int(raw)
+
+
+@require_GET
+def replay_steps(request, token):
+    """The window of steps (board, events, narration) that shows one board position."""
+    match_log = match_log_for_viewer(
+        token=token, user=request.user, batch_token=request.GET.get("batch", "")
+    )
+    position = _position(request)
+    if isinstance(position, JsonResponse):
+        return position
+    if match_log.log.get("format") == "touchdown-heroes-log":
+        return JsonResponse({"message": "Not an Eleven Stars match log.", "errors": []}, status=404)
+    return JsonResponse(presenters.replay_steps(match_log.log, position=position))
+
+
+# A guest's upload is not saved: the viewer keeps it an hour in the cache (compressed), known
+# only to the uploader's session, so the viewer can fetch its other windows of steps.
+GUEST_UPLOAD_SECONDS = 3600
+GUEST_UPLOADS_KEPT = 3
+
+
+def _keep_guest_upload(request, log: dict) -> str:
+    token = secrets.token_urlsafe(16)
+    data = zlib.compress(json.dumps(log, ensure_ascii=False).encode("utf-8"), 6)
+    cache.set(f"replay-upload:{token}", data, GUEST_UPLOAD_SECONDS)
+    kept = [*request.session.get("replay_uploads", []), token][-GUEST_UPLOADS_KEPT:]
+    request.session["replay_uploads"] = kept
+    return token
+
+
+@require_GET
+def upload_steps(request, token):
+    """The window of steps of a guest's unsaved upload (the uploader's session only)."""
+    if token not in request.session.get("replay_uploads", []):
+        raise Http404("No such upload.")
+    position = _position(request)
+    if isinstance(position, JsonResponse):
+        return position
+    data = cache.get(f"replay-upload:{token}")
+    if data is None:
+        message = _(
+            "This unsaved upload has expired; upload the file again (or log in to keep it)."
+        )
+        return JsonResponse({"message": message, "errors": []}, status=410)
+    log = json.loads(zlib.decompress(data))
+    return JsonResponse(presenters.replay_steps(log, position=position))
 
 
 def _log_title(log: dict, fallback: str) -> str:
@@ -115,7 +182,7 @@ def replay_upload(request):
         if not errors:
             title = _log_title(log, upload.name)[:200]
             try:  # narrate it now, so a log the viewer cannot read is refused, not saved
-                context = presenters.replay_context(log, match_log=None, title=title)
+                context = presenters.replay_context(log, match_log=None, title=title, steps_url="")
             except (KeyError, TypeError, ValueError) as exc:
                 errors = [
                     _("The file matches the schema but cannot be replayed: %(error)r")
@@ -127,6 +194,8 @@ def replay_upload(request):
                     owner=request.user, source=MatchLog.Source.UPLOAD, title=title, log=log
                 )
                 return redirect("play:replay", token=saved.share_token)
+            token = _keep_guest_upload(request, log)
+            context["payload"]["steps_url"] = reverse("play:upload-steps", args=[token])
             return render(request, "play/replay_view.html", context)
     shown = errors[:MAX_ERRORS_SHOWN]
     return render(

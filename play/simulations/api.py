@@ -6,12 +6,13 @@ from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.response import Response
 
-from cardsite.api import AtomicScopedRateThrottle
+from catalog.api_support import AtomicScopedRateThrottle
 from decks.selectors import decks_readable_by
+from play.engine.options import DECK_OUTS, EMPTY_TIMINGS
 from play.models import SimulationBatch
 from play.simulations import core as simulation
 from play.simulations import kinds, services
-from play.simulations.selectors import batch_progress, batches_of
+from play.simulations.selectors import batch_progress, batch_shown_results, batches_of
 
 
 @extend_schema_field(OpenApiTypes.STR)
@@ -33,18 +34,44 @@ class DeckRefField(serializers.Field):
         return value.slug
 
 
+BOTS_HELP = (
+    "The bot, strongest first: "
+    + ", ".join(simulation.POLICIES)
+    + " (docs/engine.md, Ladder). Goldfish runs always give side B the passive bot."
+)
+
+
 class SimulationCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=kinds.keys())
     deck_a = DeckRefField(required=False)
     deck_b = DeckRefField(required=False, allow_null=True)
     runs = serializers.IntegerField(min_value=1)
     seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False)
-    policy_a = serializers.ChoiceField(choices=simulation.POLICIES, default="greedy")
-    policy_b = serializers.ChoiceField(choices=simulation.POLICIES, default="greedy")
+    policy_a = serializers.ChoiceField(
+        choices=simulation.POLICIES, default="greedy", help_text=BOTS_HELP
+    )
+    policy_b = serializers.ChoiceField(
+        choices=simulation.POLICIES, default="greedy", help_text=BOTS_HELP
+    )
+    empty_timing = serializers.ChoiceField(
+        choices=EMPTY_TIMINGS,
+        default=EMPTY_TIMINGS[0],
+        help_text="R-PLAY-4: `passes` (second edition) or `ends_phase` (first edition).",
+    )
+    deck_out = serializers.ChoiceField(
+        choices=DECK_OUTS,
+        default=DECK_OUTS[0],
+        help_text="R-DRAW-2: `draw_phase` (second edition) or `any_draw` (first edition).",
+    )
     variants = serializers.ListField(
         child=serializers.DictField(),
         required=False,
         help_text="Touchdown Heroes lab only: one or two rule variants (docs/touchdown.md).",
+    )
+    study = serializers.DictField(
+        required=False,
+        help_text="Touchdown Heroes lab only: a strategy table or a sweep over the one variant "
+        "given (docs/touchdown.md).",
     )
 
     def validate(self, data):
@@ -58,6 +85,13 @@ class SimulationCreateSerializer(serializers.Serializer):
 
 class SimulationSerializer(serializers.ModelSerializer):
     progress = serializers.SerializerMethodField()
+    results = serializers.SerializerMethodField(
+        help_text=(
+            "The merged results once done. A cancelled batch gives the results of the chunks "
+            "that finished, with `partial`: {runs, planned, chunks, chunk_count}. Results name "
+            "each side's deck and bot (`sides`) and the rule options (`rules`)."
+        )
+    )
     deck_a = serializers.SerializerMethodField()
     deck_b = serializers.SerializerMethodField()
 
@@ -84,6 +118,9 @@ class SimulationSerializer(serializers.ModelSerializer):
 
     def get_progress(self, obj) -> dict:
         return batch_progress(obj)
+
+    def get_results(self, obj) -> dict | None:
+        return batch_shown_results(obj)[0]
 
     def _deck(self, version):
         if version is None:
@@ -127,6 +164,8 @@ class SimulationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
                     policy_a=values["policy_a"],
                     policy_b=values["policy_b"],
                     variants=values.get("variants"),
+                    options={name: values[name] for name in ("empty_timing", "deck_out")},
+                    study=values.get("study"),
                 ),
             )
         except services.BatchInvalid as exc:

@@ -16,8 +16,14 @@ class DeckInputError(ValueError):
 
 def load_side(arg: str) -> SideDeck:
     """Return the engine side for a deck text file path or a saved deck's slug."""
+    if "\x00" in arg:
+        raise DeckInputError("a deck argument holds a NUL character")
     path = Path(arg)
-    if path.suffix or path.exists() or "/" in arg:
+    try:
+        is_file = bool(path.suffix) or "/" in arg or path.exists()
+    except OSError as exc:  # a name too long for the file system
+        raise DeckInputError(f"{arg[:60]}: not a deck file ({exc.strerror})") from None
+    if is_file:
         snapshot, problems = _from_file(path)
     else:
         deck = Deck.objects.filter(slug=arg).first()
@@ -38,7 +44,7 @@ def _from_file(path: Path) -> tuple[dict, list[str]]:
     except FileNotFoundError:
         raise DeckInputError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise DeckInputError(f"{path}: cannot read it ({exc})") from None
+        raise DeckInputError(f"{str(path)[:200]}: cannot read it ({exc})") from None
     parsed = parse_deck_text(text)
     errors = parsed.errors + unknown_card_lines(parsed)
     if errors:

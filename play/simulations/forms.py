@@ -1,21 +1,14 @@
-"""The Simulate form: kind, opponent deck, policies, runs, optional seed."""
+"""The Simulate form: kind, opponent deck, bots (strongest first), rule options, runs, seed."""
 
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from decks.selectors import decks_listed_for
-from play.simulations import core as simulation
 from play.simulations import kinds
+from play.simulations.bots import BOTS, RULE_CHOICES, bot_choices, bot_label
 
-POLICY_LABELS = {
-    "search-strong": _("Strong search bot (48 rollouts a decision)"),
-    "search": _("Search bot (16 rollouts a decision)"),
-    "greedy": _("Greedy bot"),
-    "random": _("Random bot"),
-    "passive": _("Passive (never plays)"),
-}
-POLICY_CHOICES = [(name, POLICY_LABELS.get(name, name)) for name in simulation.POLICIES]
+POLICY_LABELS = {name: bot_label(name) for name in BOTS}  # lazy: the solo form reads them too
 
 
 def deck_kind_choices() -> list[tuple[str, str]]:
@@ -28,9 +21,19 @@ class SimulationForm(forms.Form):
     deck_b = forms.ModelChoiceField(
         queryset=None, required=False, label=_("Opponent deck"), empty_label=_("(default)")
     )
-    policy_a = forms.ChoiceField(choices=POLICY_CHOICES, initial="greedy", label=_("Your policy"))
-    policy_b = forms.ChoiceField(
-        choices=POLICY_CHOICES, initial="greedy", label=_("Opponent policy")
+    policy_a = forms.ChoiceField(choices=bot_choices, initial="greedy", label=_("Your policy"))
+    policy_b = forms.ChoiceField(choices=bot_choices, initial="greedy", label=_("Opponent policy"))
+    empty_timing = forms.ChoiceField(  # R-PLAY-4
+        label=RULE_CHOICES["empty_timing"][0],
+        choices=list(RULE_CHOICES["empty_timing"][1].items()),
+        initial="passes",
+        required=False,
+    )
+    deck_out = forms.ChoiceField(  # R-DRAW-2
+        label=RULE_CHOICES["deck_out"][0],
+        choices=list(RULE_CHOICES["deck_out"][1].items()),
+        initial="draw_phase",
+        required=False,
     )
     runs = forms.IntegerField(min_value=1, initial=1000, label=_("Runs"))
     seed = forms.IntegerField(
@@ -58,3 +61,10 @@ class SimulationForm(forms.Form):
         if kind is not None and kind.needs_opponent and not data.get("deck_b"):
             self.add_error("deck_b", _("This kind of batch needs an opponent deck."))
         return data
+
+    def options(self) -> dict:
+        """Return the rule options chosen (an empty choice is the second edition's reading)."""
+        return {
+            name: self.cleaned_data.get(name) or next(iter(RULE_CHOICES[name][1]))
+            for name in RULE_CHOICES
+        }

@@ -1,12 +1,13 @@
 """Read paths of simulations: who may see which batch, its progress and its results."""
 
-from django.conf import settings
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
 
 from play.models import MatchLog, SimulationBatch, SimulationChunk
 from play.simulations import kinds
+from play.simulations.bots import bot_label
 
 
 def batches_of(user) -> QuerySet[SimulationBatch]:
@@ -56,6 +57,56 @@ def batch_results(batch: SimulationBatch) -> dict:
     return kind.summarize(sides=batch.sides, params=batch.params, by_opponent=by_opponent)
 
 
+def batch_shown_results(batch: SimulationBatch) -> tuple[dict | None, dict | None]:
+    """Return (the results to show, how partial they are) for a batch's page, JSON and API.
+
+    A finished batch shows its stored results. A cancelled one (which stores none) shows the
+    results of the chunks that finished before the cancel, marked partial: `{"runs": runs
+    played, "planned": runs planned, "chunks": finished chunks, "chunk_count": all chunks}`.
+    """
+    if batch.results or batch.status != SimulationBatch.Status.CANCELLED:
+        return batch.results, None
+    done = list(batch.chunks.filter(finished_at__isnull=False).values_list("runs", flat=True))
+    if not done:
+        return None, None
+    planned = sum(batch.chunks.values_list("runs", flat=True))
+    partial = {
+        "runs": sum(done),
+        "planned": planned,
+        "chunks": len(done),
+        "chunk_count": batch.chunk_count,
+    }
+    return {**batch_results(batch), "partial": partial}, partial
+
+
+def batch_side_names(batch: SimulationBatch, results: dict | None = None) -> dict:
+    """Return how a batch's pages name its sides: each deck by its name, with its bot.
+
+    `{"A": {"deck": ..., "bot": ..., "label": "Deck (bot)"}, "B": {...}}`, from the results
+    when they name them, else from the batch's sides snapshot and params (older batches).
+    Never "A"/"B": a side without a deck (the Touchdown lab) has empty words.
+    """
+    kind = batch.kind_spec
+    plays_matches = getattr(kind, "plays_matches", False)
+    many = getattr(kind, "opponents_label", None)  # a gauntlet: every prebuilt deck in turn
+    named = (results or {}).get("sides") or {}
+    names = {}
+    for index, side in enumerate("AB"):
+        given = named.get(side) or {}
+        deck = given.get("deck")
+        if deck is None and index and many:
+            deck = str(many)
+        elif deck is None and index < len(batch.sides):
+            deck = (batch.sides[index] or {}).get("name")
+        bot = given.get("bot")
+        if bot is None and plays_matches:
+            bot = batch.params.get(f"policy_{side.lower()}")
+        words = bot_label(bot) if bot else ""
+        label = f"{deck} ({words})" if deck and words else deck or words
+        names[side] = {"deck": deck or "", "bot": bot, "bot_label": words, "label": label}
+    return names
+
+
 def batch_progress(batch: SimulationBatch) -> dict:
     """Return {done, total, runs_done, eta_seconds} computed from the chunk rows."""
     done_rows = batch.chunks.filter(finished_at__isnull=False)
@@ -75,35 +126,35 @@ def batch_progress(batch: SimulationBatch) -> dict:
 
 
 def batch_queue_position(batch: SimulationBatch) -> int | None:
-    """How many chunks of other users' batches are served before this queued batch starts.
+    """How many waiting chunk messages the broker serves before this queued batch's first one.
 
-    Counts the unfinished, unclaimed chunks of other active batches whose priority (see
-    `queue_chunks`) is at most this batch's first chunk's, approximated per owner as
-    min(their unclaimed chunks, (rank + 1) x SIMULATION_FAIR_STEP), where rank is this batch's
-    own first-chunk priority. None once the batch is running.
+    Exact for the queue as it stands: every published chunk row keeps its message's priority and
+    publish time (`services.queue_chunks`), and Redis serves the lowest priority first, first
+    in, first out within a priority. So the messages ahead of the batch's first waiting message
+    (priority p, published at t) are the waiting messages of other batches with a priority
+    below p, or equal to p and published before t. A batch with nothing published yet (the
+    broker was down) is behind every waiting message. None once the batch is running.
     """
     if batch.status != SimulationBatch.Status.QUEUED:
         return None
-    step = max(1, settings.SIMULATION_FAIR_STEP)
-    mine_before = SimulationChunk.objects.filter(
-        batch__owner_id=batch.owner_id,
+    waiting = SimulationChunk.objects.filter(
         batch__status__in=SimulationBatch.ACTIVE,
-        batch__created_at__lt=batch.created_at,
+        queued_at__isnull=False,
+        last_attempt_at__isnull=True,
         finished_at__isnull=True,
-    ).count()
-    rank = min(9, mine_before // step)
-    per_owner = (
-        SimulationChunk.objects.filter(
-            batch__status__in=SimulationBatch.ACTIVE,
-            finished_at__isnull=True,
-            last_attempt_at__isnull=True,
-        )
-        .exclude(batch__owner_id=batch.owner_id)
-        .values("batch__owner_id")
-        .annotate(n=Count("id"))
+    ).annotate(served=Coalesce("priority", 0))  # a message kombu got no priority for: 0
+    first = (
+        waiting.filter(batch_id=batch.pk)
+        .order_by("served", "queued_at", "index")
+        .values("served", "queued_at")
+        .first()
     )
-    others = sum(min(row["n"], (rank + 1) * step) for row in per_owner)
-    return others + mine_before
+    others = waiting.exclude(batch_id=batch.pk)
+    if first is None:
+        return others.count()
+    return others.filter(
+        Q(served__lt=first["served"]) | Q(served=first["served"], queued_at__lt=first["queued_at"])
+    ).count()
 
 
 def batches_sharing_deck(*, deck, owner) -> list[SimulationBatch]:

@@ -50,6 +50,8 @@ class BatchRequest:
     policy_a: str = "greedy"
     policy_b: str = "greedy"
     variants: list[dict] | None = None  # kinds that play rule variants (the Touchdown lab)
+    options: dict | None = None  # rule options of kinds that play matches: empty_timing, deck_out
+    study: dict | None = None  # the Touchdown lab's strategy table or sweep (issue #14)
 
 
 def _common_errors(*, owner, runs, seed) -> dict[str, list[str]]:
@@ -80,7 +82,7 @@ def batch_create(*, owner, request: BatchRequest) -> SimulationBatch:
     if errors:
         raise BatchInvalid(errors)
     versions = prepared.versions
-    chunk_size = kind.chunk_size()
+    chunk_size = prepared.chunk_size or kind.chunk_size()
     specs = kind.plan(runs=request.runs, chunk_size=chunk_size, opponents=prepared.opponents)
     # The total planned runs (all opponents or variants together) are capped, and the per-user
     # active-batch limit is checked under a lock on the owner's row, so parallel requests cannot
@@ -144,81 +146,116 @@ def transient_errors() -> tuple[type[BaseException], ...]:
 
 
 def _publish_new_batch(batch: SimulationBatch, count: int) -> None:
-    """Queue a new batch's chunks: the first few here, the rest from the control worker.
+    """Queue a new batch's first window of chunks (at most SIMULATION_QUEUE_WINDOW messages).
 
-    A 12,000-chunk gauntlet published inside the request took 12-38 s; now the request sends at
-    most SIMULATION_PUBLISH_INLINE messages. With the broker down nothing is lost: the batch is
-    saved, `broker_unavailable` tells the caller, and the reconciler queues the never-delivered
-    chunks once the broker is back.
+    A 12,000-chunk gauntlet published inside the request took 12-38 s; now the request sends a
+    window, and each finished chunk publishes the next (`batch_top_up`). With the broker down
+    nothing is lost: the batch is saved, `broker_unavailable` tells the caller, and the
+    reconciler queues the never-delivered chunks once the broker is back.
     """
-    from play.tasks import simulation_batch_publish
-
-    inline = min(count, settings.SIMULATION_PUBLISH_INLINE)
     try:
-        queue_chunks(batch.id, range(inline))
-        if count > inline:
-            simulation_batch_publish.apply_async((batch.id, inline), queue=settings.CONTROL_QUEUE)
+        batch_top_up(batch_id=batch.id)
     except transient_errors() as exc:
         log.warning("Batch %s saved but not queued (broker unavailable: %s)", batch.id, exc)
         batch.broker_unavailable = True
 
 
-def batch_publish_rest(*, batch_id: int, start: int) -> int:
-    """Queue chunks `start..` of a batch (control worker); stops early if it was cancelled."""
-    indexes = list(
-        SimulationChunk.objects.filter(
-            batch_id=batch_id, index__gte=start, finished_at__isnull=True
-        )
+def batch_top_up(*, batch_id: int) -> int:
+    """Publish the next chunks until SIMULATION_QUEUE_WINDOW are out; return how many.
+
+    A batch never has more than a window of messages in the broker: a finished chunk (or the
+    reconciler) publishes the next one. So a cancelled batch leaves at most a window of
+    messages, which `batch_cancel` removes from Redis, and never thousands of no-ops in front
+    of other users' work. Each chunk is taken by a conditional UPDATE (`queued_at IS NULL`), so
+    two workers topping up at once never publish the same chunk twice.
+    """
+    if not SimulationBatch.objects.filter(pk=batch_id, status__in=SimulationBatch.ACTIVE).exists():
+        return 0
+    unfinished = SimulationChunk.objects.filter(batch_id=batch_id, finished_at__isnull=True)
+    out = unfinished.filter(Q(queued_at__isnull=False) | Q(last_attempt_at__isnull=False)).count()
+    room = max(0, settings.SIMULATION_QUEUE_WINDOW) - out
+    if room <= 0:
+        return 0
+    candidates = list(
+        unfinished.filter(queued_at__isnull=True, last_attempt_at__isnull=True)
         .order_by("index")
-        .values_list("index", flat=True)
+        .values_list("index", flat=True)[:room]
     )
-    sent = 0
-    for offset in range(0, len(indexes), 200):
-        if not SimulationBatch.objects.filter(
-            pk=batch_id, status__in=SimulationBatch.ACTIVE
-        ).exists():
-            break
-        queue_chunks(batch_id, indexes[offset : offset + 200])
-        sent += len(indexes[offset : offset + 200])
-    return sent
+    now = timezone.now()
+    taken = [
+        index
+        for index in candidates
+        if SimulationChunk.objects.filter(
+            batch_id=batch_id, index=index, queued_at__isnull=True
+        ).update(queued_at=now)
+    ]
+    if taken:
+        queue_chunks(batch_id, taken)
+    return len(taken)
+
+
+def batch_publish_rest(*, batch_id: int, start: int = 0) -> int:
+    """Messages of the old control task `simulation_batch_publish`: top the batch's window up."""
+    return batch_top_up(batch_id=batch_id)
 
 
 def lab_batch_create(
-    *, owner, variants: list[dict], runs: int, seed: int | None = None
+    *,
+    owner,
+    variants: list[dict],
+    runs: int,
+    seed: int | None = None,
+    study: dict | None = None,
 ) -> SimulationBatch:
-    """Create a Touchdown Heroes lab batch: `runs` games of each rule variant (1 or 2)."""
+    """Create a Touchdown Heroes lab batch: `runs` games of each rule variant (1 or 2), or a
+    study (a strategy table or a sweep: `runs` seeds a cell, each played twice)."""
     return batch_create(
         owner=owner,
-        request=BatchRequest(kind="touchdown", variants=variants, runs=runs, seed=seed),
+        request=BatchRequest(
+            kind="touchdown", variants=variants, runs=runs, seed=seed, study=study
+        ),
+    )
+
+
+def waiting_chunks():
+    """Chunks whose message waits in the broker: published, not yet claimed, not finished."""
+    return SimulationChunk.objects.filter(
+        batch__status__in=SimulationBatch.ACTIVE,
+        queued_at__isnull=False,
+        last_attempt_at__isnull=True,
+        finished_at__isnull=True,
     )
 
 
 def queue_chunks(batch_id: int, indexes) -> None:
-    """Publish chunk messages, each with a priority from its owner's work queued before it.
+    """Publish chunk messages, each with a priority from its owner's messages already waiting.
 
-    Fair sharing between users: the n-th unfinished chunk of an owner (counting their older
-    active batches first) gets priority n // SIMULATION_FAIR_STEP (0 is served first, at most
-    9), so one user's 12,000-chunk batch fills the low priorities while another user's small
-    batch still starts within a few chunks. Priorities need the Redis broker (queue order
-    strategy "priority"); the filesystem broker of `make run` ignores them.
+    Fair sharing between users: an owner's n-th waiting message gets priority
+    n // SIMULATION_FAIR_STEP (0 is served first, at most 9), so one user's big batch fills the
+    low priorities while another user's small batch still starts within a few chunks. Each
+    chunk row keeps its message's priority and publish time (`priority`, `queued_at`), from
+    which `selectors.batch_queue_position` counts exactly the messages served before a batch.
+    Priorities need the Redis broker (queue order strategy "priority"); the filesystem broker
+    of `make run` ignores them.
     """
     from play.tasks import simulation_chunk_run
 
     indexes = list(indexes)
     if not indexes:
         return
-    batch = SimulationBatch.objects.only("owner_id", "created_at").get(pk=batch_id)
-    ahead = SimulationChunk.objects.filter(
-        batch__owner_id=batch.owner_id,
-        batch__status__in=SimulationBatch.ACTIVE,
-        finished_at__isnull=True,
-    ).filter(
-        Q(batch__created_at__lt=batch.created_at) | Q(batch_id=batch_id, index__lt=min(indexes))
+    owner_id = SimulationBatch.objects.values_list("owner_id", flat=True).get(pk=batch_id)
+    queued_before = (
+        waiting_chunks()
+        .filter(batch__owner_id=owner_id)
+        .exclude(batch_id=batch_id, index__in=indexes)
+        .count()
     )
-    queued_before = ahead.count()
     step = max(1, settings.SIMULATION_FAIR_STEP)
     for position, index in enumerate(indexes):
         priority = min(9, (queued_before + position) // step)
+        SimulationChunk.objects.filter(batch_id=batch_id, index=index).update(
+            queued_at=timezone.now(), priority=priority
+        )
         simulation_chunk_run.apply_async((batch_id, index), priority=priority)
 
 
@@ -230,12 +267,75 @@ def batch_share_link_revoke(*, batch: SimulationBatch) -> str:
 
 
 def batch_cancel(*, batch: SimulationBatch) -> bool:
-    """Cancel an active batch; return whether it was active."""
-    return bool(
+    """Cancel an active batch and take its waiting messages out of the broker.
+
+    Return whether it was active. At most a window of its messages is out (`batch_top_up`);
+    they are removed from the Redis lists at once, so no other user's batch waits behind
+    them. Should the broker be unreachable, those few are skipped by the workers in one query
+    each.
+    """
+    cancelled = bool(
         SimulationBatch.objects.filter(pk=batch.pk, status__in=SimulationBatch.ACTIVE).update(
             status=SimulationBatch.Status.CANCELLED, finished_at=timezone.now()
         )
     )
+    if cancelled:
+        try:
+            removed = purge_batch_messages(batch.pk)
+        except Exception as exc:  # the broker is down: the few messages left are no-ops
+            log.warning("Batch %s cancelled; its messages were not purged (%s)", batch.pk, exc)
+        else:
+            log.info("Batch %s cancelled; %s queued message(s) removed", batch.pk, removed)
+    return cancelled
+
+
+def chunk_queue_names() -> list[str]:
+    """The Redis lists of the chunk queue, one per priority (kombu's "priority" order)."""
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    sep = settings.REDIS_TRANSPORT_PRIORITIES["sep"]
+    steps = settings.REDIS_TRANSPORT_PRIORITIES["priority_steps"]
+    return [queue if step == 0 else f"{queue}{sep}{step}" for step in steps]
+
+
+def _chunk_message_batch(raw: bytes) -> int | None:
+    """Return the batch id of a chunk task message as kombu stores it in Redis, else None."""
+    import base64
+    import json
+
+    try:
+        message = json.loads(raw)
+        if message.get("headers", {}).get("task") != "play.tasks.simulation_chunk_run":
+            return None
+        body = message["body"]
+        if message.get("properties", {}).get("body_encoding") == "base64":
+            body = base64.b64decode(body)
+        args = json.loads(body)[0]
+        return int(args[0])
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+def purge_batch_messages(batch_id: int) -> int:
+    """Remove the batch's chunk messages waiting in the Redis chunk queue; return how many.
+
+    Only the Redis broker can be searched; with another broker (the filesystem one of `make
+    run`) nothing is removed and the window's few messages are skipped when delivered.
+    """
+    from celery import current_app as app
+
+    if not str(app.conf.broker_url or "").startswith(("redis://", "rediss://")):
+        return 0
+    removed = 0
+    with app.connection_for_write() as conn:
+        client = conn.default_channel.client
+        for name in chunk_queue_names():
+            for raw in client.lrange(name, 0, -1):
+                if _chunk_message_batch(raw) == batch_id:
+                    removed += client.lrem(name, 1, raw)
+    SimulationChunk.objects.filter(
+        batch_id=batch_id, finished_at__isnull=True, last_attempt_at__isnull=True
+    ).update(queued_at=None)
+    return removed
 
 
 def batch_fail(*, batch_id: int, reason: str) -> None:
@@ -256,6 +356,7 @@ def chunk_run(*, batch_id: int, index: int, count_attempt: bool = True) -> bool:
     """
     batch = SimulationBatch.objects.filter(pk=batch_id).first()
     if batch is None or not batch.is_active:
+        log.info("Chunk %s of batch %s skipped: the batch is not active", index, batch_id)
         return False
     now = timezone.now()
     claimed = SimulationChunk.objects.filter(
@@ -263,6 +364,7 @@ def chunk_run(*, batch_id: int, index: int, count_attempt: bool = True) -> bool:
     ).update(attempts=F("attempts") + (1 if count_attempt else 0), last_attempt_at=now)
     if not claimed:
         batch_finish_if_complete(batch_id=batch_id)
+        batch_top_up(batch_id=batch_id)  # the worker that wrote it may have died before this
         return False
     chunk = SimulationChunk.objects.get(batch_id=batch_id, index=index)
     if chunk.attempts > settings.SIMULATION_MAX_ATTEMPTS:
@@ -312,8 +414,29 @@ def chunk_run(*, batch_id: int, index: int, count_attempt: bool = True) -> bool:
                 ],
                 ignore_conflicts=True,
             )
+    if won:
+        fault_point("kill_after_last_chunk_commit", batch_id=batch_id)
     batch_finish_if_complete(batch_id=batch_id)
+    batch_top_up(batch_id=batch_id)
     return bool(won)
+
+
+def fault_point(name: str, *, batch_id: int) -> None:
+    """Fault injection for the process tests (setting SIMULATION_FAULT; empty in production).
+
+    "kill_after_last_chunk_commit": the worker process kills itself with SIGKILL right after
+    committing its batch's last chunk and before the batch is marked done, the window that
+    redelivery and the reconciler must close (tests/play/test_tasks.py).
+    """
+    if settings.SIMULATION_FAULT != name:
+        return
+    if SimulationChunk.objects.filter(batch_id=batch_id, finished_at__isnull=True).exists():
+        return
+    import os
+    import signal
+
+    log.warning("SIMULATION_FAULT=%s: killing worker pid %s", name, os.getpid())
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def lease_renew_seconds() -> float:
@@ -392,10 +515,10 @@ def batches_reconcile(*, stall_seconds: int | None = None) -> int:
     )
     # Claimed chunks whose lease expired: their worker stopped renewing it (chunk_lease).
     stalled = Q(last_attempt_at__lt=cutoff)
-    # Never claimed: re-queued only when the chunk queue is empty, so chunks that are simply
-    # waiting behind a backlog are not queued a second time (the queue once doubled).
+    # Published but never claimed: re-queued only when the chunk queue is empty, so chunks that
+    # are simply waiting behind a backlog are not queued a second time (the queue once doubled).
     if chunk_queue_length() == 0:
-        stalled |= Q(last_attempt_at__isnull=True, batch__created_at__lt=cutoff)
+        stalled |= Q(last_attempt_at__isnull=True, queued_at__lt=cutoff)
     pairs = list(active.filter(stalled).values_list("batch_id", "index"))
     for batch_id, index in pairs:
         SimulationChunk.objects.filter(batch_id=batch_id, index=index).update(
@@ -404,12 +527,21 @@ def batches_reconcile(*, stall_seconds: int | None = None) -> int:
         queue_chunks(batch_id, [index])
     if pairs:
         log.info("Re-queued %d stalled chunk(s)", len(pairs))
-    return len(pairs)
+    # Windows a finished chunk did not top up (its worker died right after writing it).
+    topped = 0
+    for batch_id in SimulationBatch.objects.filter(status__in=SimulationBatch.ACTIVE).values_list(
+        "pk", flat=True
+    ):
+        topped += batch_top_up(batch_id=batch_id)
+    if topped:
+        log.info("Published %d chunk(s) to fill batch windows", topped)
+    return len(pairs) + topped
 
 
 def chunk_queue_length() -> int | None:
     """Messages waiting in the chunk queue (None if the broker cannot tell or is down)."""
-    from cardsite.celery import app
+    # The project's app (cardsite/celery.py) is the current one; play/ never imports cardsite/.
+    from celery import current_app as app
 
     try:
         with app.connection_for_read() as conn:

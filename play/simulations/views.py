@@ -43,6 +43,7 @@ def batch_new(request):
                     seed=values["seed"],
                     policy_a=values["policy_a"],
                     policy_b=values["policy_b"],
+                    options=form.options(),
                 ),
             )
         except services.BatchInvalid as exc:
@@ -68,13 +69,19 @@ def batch_list(request):
     return render(request, "play/batch_list.html", {"batches": batches})
 
 
-def _batch_context(batch, *, shared: bool) -> dict:
+def _batch_context(batch, *, shared: bool, request=None) -> dict:
+    results, partial = selectors.batch_shown_results(batch)
+    extra = batch.kind_spec.detail_context(batch, request) if request and batch.results else {}
     return {
         "batch": batch,
         "progress": selectors.batch_progress(batch),
         "sample_logs": selectors.sample_logs(batch),
         "shared": shared,
-        "results_json": batch.results,
+        "results": results,
+        "partial": partial,
+        "names": selectors.batch_side_names(batch, results),
+        "results_json": results,
+        **extra,
     }
 
 
@@ -82,13 +89,17 @@ def _batch_context(batch, *, shared: bool) -> dict:
 @require_GET
 def batch_detail(request, batch_id):
     batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
-    return render(request, "play/batch_detail.html", _batch_context(batch, shared=False))
+    return render(
+        request, "play/batch_detail.html", _batch_context(batch, shared=False, request=request)
+    )
 
 
 @require_GET
 def batch_shared(request, token):
     batch = selectors.batch_by_share_token(token)
-    return render(request, "play/batch_detail.html", _batch_context(batch, shared=True))
+    return render(
+        request, "play/batch_detail.html", _batch_context(batch, shared=True, request=request)
+    )
 
 
 @require_GET
@@ -128,5 +139,6 @@ def batch_share_revoke(request, batch_id):
 @require_GET
 def batch_results_json(request, batch_id):
     batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
-    body = json.dumps({"results": batch.results, "progress": selectors.batch_progress(batch)})
+    results, _partial = selectors.batch_shown_results(batch)
+    body = json.dumps({"results": results, "progress": selectors.batch_progress(batch)})
     return HttpResponse(body, content_type="application/json")

@@ -1,5 +1,7 @@
 from django import template
 
+from play.simulations import bots as bot_words
+
 register = template.Library()
 
 
@@ -14,3 +16,9 @@ def pct(value, digits=1):
 @register.filter
 def sub(value, other):
     return (value or 0) - (other or 0)
+
+
+@register.filter
+def rules_text(options):
+    """Return (question, reading) pairs of a batch's rule options (R-PLAY-4, R-DRAW-2)."""
+    return bot_words.rules_text(options)

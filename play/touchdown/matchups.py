@@ -419,3 +419,75 @@ def units_of(merged: dict) -> list[Unit]:
     """Return the units of merged chunk results, in seed order (so figures are reproducible)."""
     rows = merged.get("units", {})
     return [tuple(rows[key]) for key in sorted(rows, key=int)]
+
+
+# ----- every pair of variants at once: the difference column against any chosen variant ----
+
+# The unit columns each statistic reads (a resample sums only these).
+NEEDS: dict[str, tuple[str, ...]] = {
+    "win_rate": ("result", "games"),
+    "margin": ("margin", "games"),
+    "random_share": ("a_random", "a_kickoffs"),
+    "onside_share": ("a_onside", "a_random"),
+    "swing_per_random_kick": ("margin", "a_random", "b_random"),
+    "onside_swing": ("onside_n", "onside_margin", "miss_n", "miss_margin"),
+    "onside_win_swing": ("onside_n", "onside_result", "miss_n", "miss_result"),
+}
+
+
+def differences(
+    variants: Sequence[Sequence[Unit]],
+    statistic: str = "margin",
+    *,
+    resamples: int = BOOTSTRAP,
+    level: float = LEVEL,
+) -> list[list[dict]]:
+    """Return `difference(variants[i], variants[j], statistic)` for every i, j, as a matrix.
+
+    All variants are played on the same seeds; one pass over the resamples serves every pair,
+    with the very index draws `difference` makes, so each entry equals its own call."""
+    n = len(variants[0]) if variants else 0
+    if any(len(units) != n for units in variants):
+        raise ValueError("Every variant must be played on the same seeds.")
+    stat = STATISTICS[statistic]
+    needed = NEEDS[statistic]
+    positions = [COLUMNS.index(name) for name in needed]
+    columns = [_columns(units) for units in variants]
+    picked = [[cols[p] for p in positions] for cols in columns]
+    whole = [stat(_totals(units)) for units in variants]
+    rng = random.Random("touchdown-difference")
+    draws: list[list[float | None]] = [[] for _ in variants]
+    for _ in range(resamples if n > 1 else 0):
+        pick = itemgetter(*rng.choices(range(n), k=n))
+        for index, cols in enumerate(picked):
+            totals = {name: float(sum(pick(col))) for name, col in zip(needed, cols, strict=True)}
+            draws[index].append(stat(totals))
+    tail = (1 - level) / 2
+    matrix = []
+    for i in range(len(variants)):
+        row = []
+        for j in range(len(variants)):
+            a, b = whole[i], whole[j]
+            if a is None or b is None:
+                row.append({"statistic": statistic, "value": None, "interval": None, "p": None})
+                continue
+            values = sorted(
+                y - x
+                for x, y in zip(draws[i], draws[j], strict=True)
+                if x is not None and y is not None
+            )
+            if not values:
+                row.append({"statistic": statistic, "value": b - a, "interval": None, "p": None})
+                continue
+            below = sum(v <= 0 for v in values) / len(values)
+            above = sum(v >= 0 for v in values) / len(values)
+            row.append(
+                {
+                    "statistic": statistic,
+                    "value": b - a,
+                    "interval": [_percentile(values, tail), _percentile(values, 1 - tail)],
+                    "p": min(1.0, max(2 * min(below, above), 1 / len(values))),
+                }
+            )
+        matrix.append(row)
+    return matrix

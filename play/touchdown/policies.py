@@ -56,6 +56,26 @@ def policy_rng(seed: int, seat: int) -> random.Random:
     return random.Random(f"touchdown-policy:{seed}:{seat}")
 
 
+class LazyPolicyRng:
+    """`policy_rng(seed, seat)`, seeded only when a policy first draws from it.
+
+    Seeding a Random from a string hashes it (about a tenth of a millisecond), and the greedy
+    bot never draws: a game of four greedy seats now seeds none of the four. The draws are
+    the very ones `policy_rng` gives, in the same order."""
+
+    def __init__(self, seed: int, seat: int) -> None:
+        self._key = f"touchdown-policy:{seed}:{seat}"
+
+    def __getattr__(self, name: str):  # only for names not yet found: the first use of each
+        rng = self.__dict__.get("_rng")
+        if rng is None:
+            rng = self.__dict__["_rng"] = random.Random(self._key)
+        value = getattr(rng, name)
+        if callable(value):
+            self.__dict__[name] = value  # a bound method: later lookups are plain
+        return value
+
+
 class RandomPolicy:
     """Uniform over the legal actions."""
 
@@ -303,23 +323,32 @@ class GreedyPolicy:
     # ----- leading -----------------------------------------------------------------------
 
     def _lead(self, game: Game, seat: int) -> Action:
-        view = _View(game, seat)
-        hand = game.hands[seat]
+        # what this seat cannot see (as _View, inlined: the bot's second hottest path)
+        hands = game.hands
+        hand = hands[seat]
+        played = game.played
+        partner = (seat + 2) & 3
+        partner_known = [card for card in game._shown_cards[partner] if card.id not in played]
+        count = 40 - len(played) - len(hand) - len(partner_known) or 1
+        unplayed, held, shown = game.unplayed, game._bits[seat], game._shown_bits[partner]
         ball = game.ball
-        opponents = len(game.hands[(seat + 1) & 3]) + len(game.hands[(seat + 3) & 3])
-        keep = 1.0 - opponents / view.count  # chance an unseen card is not with an opponent
+        opponents = len(hands[(seat + 1) & 3]) + len(hands[(seat + 3) & 3])
+        keep = 1.0 - opponents / count  # chance an unseen card is not with an opponent
         best = None
-        unplayed, held, shown = view.unplayed, view.held, view.shown
-        partner_known = view.partner_known
         for card in hand:
             taker = card.number
             combo = 0
             suit = card.suit
             for known in partner_known:
-                if known.suit == card.suit and known.number < taker:
+                if known.suit == suit and known.number < taker:
                     taker = known.number
                     combo = COMBINATION_BONUS
-            chance = keep ** _beaters(unplayed[suit] & ~held[suit] & ~shown[suit], taker, False)
+            # the unseen cards of the suit that would beat it, lowest wins (_beaters inlined)
+            if taker <= 1:
+                chance = 1.0  # keep ** 0
+            else:
+                unseen = unplayed[suit] & ~held[suit] & ~shown[suit]
+                chance = keep ** (unseen & ((1 << (taker - 1)) - 1)).bit_count()
             advance = taker + combo
             if advance >= ball:
                 gain = TOUCHDOWN_WORTH + (advance > ball)

@@ -93,7 +93,7 @@ def sweep_rows(result: dict) -> list[list[str]]:
         "win rate of A",
         "points per extra random kick",
         "onside kick: points swing",
-        "margin vs first cell",
+        f"margin vs {result.get('baseline') or 'first cell'}",
         "p",
     ]
     body = [header]
@@ -168,7 +168,8 @@ def sweep_markdown(result: dict) -> str:
         f"{result['seeds']} seeds a cell, each played seat-balanced (two games); base rules: "
         f"{base}. Margin: team A's points minus team B's a game, 95% percentile bootstrap "
         'interval over seeds; "pays" / "costs" when the interval excludes 0. '
-        "The difference column compares each cell with the first, paired by seed "
+        f"The difference column compares each cell with {result.get('baseline') or 'the first'}, "
+        "paired by seed "
         "(bootstrap p-value).\n\n"
     )
     text += _markdown(sweep_rows(result)) + "\n"

@@ -15,7 +15,7 @@ from play.touchdown.actions import action_from_dict
 from play.touchdown.cards import SEATS, TEAMS
 from play.touchdown.game import Game
 from play.touchdown.options import DEFAULT_OPTIONS, Options
-from play.touchdown.policies import Policy, get_policy, policy_rng
+from play.touchdown.policies import LazyPolicyRng, Policy, get_policy
 
 MAX_DECISIONS = 10_000  # a guard: a game takes a few hundred at most
 
@@ -97,7 +97,7 @@ def play_game(
         record_log=log,
         policies=tuple(p.name for p in chosen),
     )
-    rngs = [policy_rng(seed, seat) for seat in SEATS]
+    rngs = [LazyPolicyRng(seed, seat) for seat in SEATS]  # seeded on a policy's first draw
     choose = [p.choose for p in chosen]
     apply = game.apply_action
     decisions = 0

@@ -23,12 +23,14 @@
   function label(canvas, name, fallback) {
     return canvas.dataset["label" + name] || fallback;
   }
-  // Interval ends as two marker series: a downward triangle for the low end, an upward one for
-  // the high end, in different colours, so they read apart even where they come close.
+  // Interval ends as two marker series, drawn over the bars (order 0) and never clipped at 0 or
+  // 100 %: the low end a downward amber triangle, the high end an upward purple one, each with a
+  // white rim so it reads on the green bar, and apart from the other even where they come close.
   function intervalSets(canvas, lows, highs) {
+    var marker = { type: "line", showLine: false, order: 0, clip: false, pointRadius: 8, pointHoverRadius: 10, pointBorderColor: "#fff", pointBorderWidth: 1.5, pointStyle: "triangle" };
     return [
-      { label: label(canvas, "Low", "95% low"), data: lows, type: "line", showLine: false, borderColor: amber, backgroundColor: amber, pointStyle: "triangle", rotation: 180, pointRadius: 7 },
-      { label: label(canvas, "High", "95% high"), data: highs, type: "line", showLine: false, borderColor: purple, backgroundColor: purple, pointStyle: "triangle", pointRadius: 7 }
+      Object.assign({ label: label(canvas, "Low", "95% low"), data: lows, borderColor: amber, backgroundColor: amber, pointBackgroundColor: amber, rotation: 180 }, marker),
+      Object.assign({ label: label(canvas, "High", "95% high"), data: highs, borderColor: purple, backgroundColor: purple, pointBackgroundColor: purple, rotation: 0 }, marker)
     ];
   }
 
@@ -84,15 +86,19 @@
       return { type: "bar", data: { labels: labels, datasets: sets }, options: { animation: false, plugins: { legend: { display: true } } } };
     },
     winrates: function (canvas, results) {
+      // Each opponent's win rate as a bar, its 95% interval as a line with caps (intervalBars)
+      // and its two ends as markers.
       var rows = results.table || [];
+      var iv = rows.map(function (r) { return r.interval ? [r.interval[0] * 100, r.interval[1] * 100] : null; });
       return {
         type: "bar",
         data: {
           labels: rows.map(function (r) { return r.opponent; }),
-          datasets: [{ label: label(canvas, "Rate", "win rate"), data: rows.map(function (r) { return r.win_rate * 100; }), backgroundColor: green }].concat(
-            intervalSets(canvas, rows.map(function (r) { return r.interval[0] * 100; }), rows.map(function (r) { return r.interval[1] * 100; })))
+          datasets: [{ label: label(canvas, "Rate", "win rate"), data: rows.map(function (r) { return r.win_rate * 100; }), intervals: iv, backgroundColor: "rgba(27, 127, 59, 0.55)", borderColor: green, borderWidth: 1, order: 1 }].concat(
+            intervalSets(canvas, iv.map(function (v) { return v && v[0]; }), iv.map(function (v) { return v && v[1]; })))
         },
-        options: { animation: false, indexAxis: "x", scales: { y: { min: 0, max: 100, title: { display: true, text: "%" } } } }
+        options: { animation: false, indexAxis: "x", layout: { padding: { top: 12 } }, scales: { y: { min: 0, max: 100, title: { display: true, text: "%" } } } },
+        plugins: [intervalBars]
       };
     },
     lab: function (canvas, results) {

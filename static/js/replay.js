@@ -1,6 +1,9 @@
-/* The replay viewer: rebuilds the board from the match-log events (match-log.md) in the
-   browser and steps through them. The sentences come from the server (play/narrate.py), so
-   the play page and the replay explain a match in the same words. */
+/* The replay viewer: steps through a match log (match-log.md) a window of events at a time.
+   The page carries one window (the board before it, its events and their sentences from
+   play/narrate.py, so the play page and the replay explain a match in the same words) and the
+   jump marks of the whole log; stepping past the window fetches the next one from the steps
+   URL (play/replays/steps.py), so neither the server nor the browser ever builds the board or
+   the sentences of every step of a long log at once. */
 (function () {
   "use strict";
 
@@ -9,20 +12,6 @@
   function zero() { return { keep: 0, shoot: 0, defense: 0 }; }
 
   function other(side) { return side === "A" ? "B" : "A"; }
-
-  function initialState(log) {
-    var sides = {};
-    SIDES.forEach(function (s) {
-      sides[s] = {
-        hand: [], deck: log.sides[s].deck.length, discard: 0, inPlay: [], totals: zero(),
-        keeper: log.sides[s].goalkeeper.id,
-      };
-    });
-    return {
-      half: 1, turn: 0, offense: "A", ball: null, shot: false, score: { A: 0, B: 0 },
-      pk: null, result: null, sides: sides,
-    };
-  }
 
   function copy(state) {
     var sides = {};
@@ -116,11 +105,11 @@
     return state;
   }
 
-  function buildStates(log) {
-    var keepHands = !!(log.rules && log.rules.house && log.rules.house.halftime_keep_hands);
-    var states = [initialState(log)];
-    var state = initialState(log);
-    log.events.forEach(function (e) {
+  // The boards of one window: its first (from the server), then one per event.
+  function windowStates(win, keepHands) {
+    var states = [win.state];
+    var state = win.state;
+    win.events.forEach(function (e) {
       state = apply(copy(state), e, keepHands);
       states.push(state);
     });
@@ -132,12 +121,15 @@
   function Viewer(root, data) {
     this.root = root;
     this.data = data;
-    this.log = data.log;
-    this.lines = data.lines;
     this.cards = data.cards;
     this.strings = data.strings;
-    this.states = buildStates(this.log);
-    this.total = this.log.events.length;
+    this.markers = data.markers;
+    this.size = data.window_size;
+    this.keepHands = data.keep_hands;
+    this.total = data.total;
+    this.windows = {};
+    this.win = null;
+    this.addWindow(data.window);
     this.position = -1;
     this.template = document.getElementById("card-tile-template");
     this.range = root.querySelector("[data-timeline]");
@@ -225,11 +217,37 @@
     });
   };
 
-  Viewer.prototype.renderList = function () {
+  Viewer.prototype.addWindow = function (win) {
+    win.states = windowStates(win, this.keepHands);
+    this.windows[win.start] = win;
+    return win;
+  };
+
+  // The window showing board position p: the one holding event p - 1 (replay/steps.py).
+  Viewer.prototype.windowStart = function (position) {
+    return position <= 0 ? 0 : Math.floor((position - 1) / this.size) * this.size;
+  };
+
+  Viewer.prototype.load = function (start) {
     var self = this;
+    if (this.windows[start]) return Promise.resolve(this.windows[start]);
+    if (!this.data.steps_url) return Promise.reject(new Error("no steps URL"));
+    var url = this.data.steps_url + (this.data.steps_url.indexOf("?") < 0 ? "?" : "&") +
+      "position=" + (start + 1);
+    this.where.textContent = this.strings.loading;
+    return fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.json();
+      })
+      .then(function (win) { return self.addWindow(win); });
+  };
+
+  Viewer.prototype.renderList = function (win) {
+    if (this.listed === win.start) return;
+    this.listed = win.start;
     var fragment = document.createDocumentFragment();
-    var lastTurn = null;
-    this.lines.forEach(function (line) {
+    win.lines.forEach(function (line) {
       var li = document.createElement("li");
       li.className = "ev ev-" + line.type + (line.tone ? " tone-" + line.tone : "") + " future";
       li.dataset.i = line.index;
@@ -242,53 +260,77 @@
         li.appendChild(rule);
       }
       fragment.appendChild(li);
-      lastTurn = line.turn;
     });
+    this.list.textContent = "";
     this.list.appendChild(fragment);
+    this.list.start = win.start + 1;
     this.items = Array.prototype.slice.call(this.list.children);
-    this.list.addEventListener("click", function (event) {
-      var li = event.target.closest("li[data-i]");
-      if (li) self.go(parseInt(li.dataset.i, 10) + 1);
-    });
-    return lastTurn;
+    var range = this.root.querySelector("[data-window-range]");
+    if (range) {
+      range.textContent = this.strings.range.replace("%(from)s", win.start + 1)
+        .replace("%(to)s", win.end).replace("%(total)s", this.total);
+    }
+    var earlier = this.root.querySelector('[data-go="prev-window"]');
+    var later = this.root.querySelector('[data-go="next-window"]');
+    if (earlier) earlier.hidden = win.start === 0;
+    if (later) later.hidden = win.end >= this.total;
   };
 
   Viewer.prototype.renderMarkers = function () {
     var self = this;
     var box = this.root.querySelector("[data-markers]");
     var total = Math.max(this.total, 1);
-    this.log.events.forEach(function (e, i) {
-      var mark = null;
-      if (e.type === "goal") {
-        mark = document.createElement("button");
-        mark.type = "button";
-        mark.className = "marker marker-goal-" + e.side;
-        mark.textContent = "⚽";
-        mark.title = self.strings.goal + " " + e.score.A + "–" + e.score.B;
-      } else if (e.type === "half_start" || e.type === "pk_start") {
-        mark = document.createElement("span");
-        mark.className = "marker marker-half";
-        mark.title = e.type === "pk_start" ? self.strings.pk : self.strings.half + " " + e.half;
-      }
-      if (mark) {
-        mark.style.left = ((i + 1) / total * 100) + "%";
-        mark.dataset.to = i + 1;
-        box.appendChild(mark);
-      }
+    function place(mark, index) {
+      mark.style.left = ((index + 1) / total * 100) + "%";
+      mark.dataset.to = index + 1;
+      box.appendChild(mark);
+    }
+    this.markers.goals.forEach(function (g) {
+      var mark = document.createElement("button");
+      mark.type = "button";
+      mark.className = "marker marker-goal-" + g[1];
+      mark.textContent = "⚽";
+      mark.title = self.strings.goal + " " + g[2] + "–" + g[3];
+      place(mark, g[0]);
+    });
+    this.markers.halves.forEach(function (h) {
+      var mark = document.createElement("span");
+      mark.className = "marker marker-half";
+      mark.title = h[1] === "pk_start" ? self.strings.pk : self.strings.half + " " + h[2];
+      place(mark, h[0]);
     });
     box.addEventListener("click", function (event) {
       var mark = event.target.closest("[data-to]");
       if (mark) self.go(parseInt(mark.dataset.to, 10));
     });
+    this.list.addEventListener("click", function (event) {
+      var li = event.target.closest("li[data-i]");
+      if (li) self.go(parseInt(li.dataset.i, 10) + 1);
+    });
   };
 
   Viewer.prototype.go = function (position) {
+    var self = this;
     position = Math.max(0, Math.min(this.total, position));
-    var previous = this.position;
+    var start = this.windowStart(position);
+    if (this.windows[start]) return this.show(this.windows[start], position);
+    this.target = position;
+    return this.load(start).then(
+      function (win) { if (self.target === position) self.show(win, position); },
+      function () { self.where.textContent = self.strings.load_failed; }
+    );
+  };
+
+  Viewer.prototype.show = function (win, position) {
+    var fresh = this.listed !== win.start;
+    this.renderList(win);
+    var previous = fresh ? -1 : this.position;
+    this.win = win;
     this.position = position;
-    this.renderBoard(this.states[position]);
+    var state = win.states[position - win.start];
+    this.renderBoard(state);
     this.range.value = position;
-    var line = position > 0 ? this.lines[position - 1] : null;
+    var line = position > 0 ? win.lines[position - 1 - win.start] : null;
     this.now.className = "now" + (line && line.tone === "goal" ? " tone-goal" : "");
     if (line) {
       this.now.textContent = line.text;
@@ -302,7 +344,6 @@
     } else {
       this.now.textContent = this.strings.start;
     }
-    var state = this.states[position];
     this.where.textContent = this.strings.event.replace("%(n)s", position).replace("%(total)s", this.total) +
       " · " + (state.pk ? this.strings.pk : (state.half === 1 ? this.strings.half1 : this.strings.half2)) +
       (state.turn ? " · " + this.strings.turn.replace("%(turn)s", state.turn) : "");
@@ -312,13 +353,14 @@
 
   Viewer.prototype.markList = function (previous, position) {
     var items = this.items;
-    var from = previous < 0 ? 0 : Math.min(previous, position) - 1;
-    var to = previous < 0 ? items.length : Math.max(previous, position) + 1;
-    for (var i = Math.max(0, from); i < Math.min(items.length, to); i++) {
-      items[i].classList.toggle("future", i >= position);
-      items[i].classList.toggle("current", i === position - 1);
+    var base = this.win.start;  // items[k] is event base + k
+    var from = previous < 0 ? 0 : Math.min(previous, position) - 1 - base;
+    var to = previous < 0 ? items.length : Math.max(previous, position) + 1 - base;
+    for (var k = Math.max(0, from); k < Math.min(items.length, to); k++) {
+      items[k].classList.toggle("future", base + k >= position);
+      items[k].classList.toggle("current", base + k === position - 1);
     }
-    var current = items[position - 1];
+    var current = items[position - 1 - base];
     if (current) {
       var list = this.list;
       var top = current.offsetTop - list.offsetTop;
@@ -328,17 +370,18 @@
     }
   };
 
-  Viewer.prototype.find = function (from, test) {
-    var events = this.log.events;
-    for (var i = from; i < events.length; i++) if (test(events[i])) return i;
+  // The first / last event index of a sorted list that is >= from / <= from, or -1.
+  function after(list, from) {
+    for (var i = 0; i < list.length; i++) if (list[i] >= from) return list[i];
     return -1;
-  };
+  }
 
-  Viewer.prototype.findBack = function (from, test) {
-    var events = this.log.events;
-    for (var i = from; i >= 0; i--) if (test(events[i])) return i;
+  function before(list, from) {
+    for (var i = list.length - 1; i >= 0; i--) if (list[i] <= from) return list[i];
     return -1;
-  };
+  }
+
+  function firsts(rows) { return rows.map(function (row) { return row[0]; }); }
 
   Viewer.prototype.command = function (name) {
     var p = this.position;
@@ -349,23 +392,26 @@
       case "next": return this.go(p + 1);
       case "prev": return this.go(p - 1);
       case "next-turn":
-        at = this.find(p, function (e) { return e.type === "turn_start" || e.type === "pk_start"; });
+        at = after(this.markers.turns, p);
         return this.go(at < 0 ? this.total : at + 1);
       case "prev-turn":
-        at = this.findBack(p - 2, function (e) { return e.type === "turn_start" || e.type === "pk_start"; });
+        at = before(this.markers.turns, p - 2);
         return this.go(at < 0 ? 0 : at + 1);
       case "goal":
-        at = this.find(p, function (e) { return e.type === "goal"; });
+        at = after(firsts(this.markers.goals), p);
         return this.go(at < 0 ? this.total : at + 1);
       case "half":
-        at = this.find(p, function (e) { return e.type === "half_start" || e.type === "pk_start"; });
+        at = after(firsts(this.markers.halves), p);
         return this.go(at < 0 ? this.total : at + 1);
+      case "prev-window":
+        return this.go(this.win ? Math.max(0, this.win.start) : 0);
+      case "next-window":
+        return this.go(this.win ? Math.min(this.total, this.win.end + 1) : 0);
     }
   };
 
   Viewer.prototype.start = function () {
     var self = this;
-    this.renderList();
     this.renderMarkers();
     this.root.addEventListener("click", function (event) {
       var button = event.target.closest("[data-go]");

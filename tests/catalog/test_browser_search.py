@@ -75,3 +75,44 @@ def test_the_grid_of_card_faces_is_remembered_and_the_faces_load(
         )
     )
     browser.save_screenshot(os.path.join(screenshot_dir, "set-grid.png"))
+
+
+def _visible_columns(browser, row_selector: str) -> int:
+    """Return how many table columns the visible cells of a row cover (colspans counted)."""
+    return browser.execute_script(
+        "const row = document.querySelector(arguments[0]);"
+        "return [...row.cells].filter(c => c.offsetParent !== null)"
+        ".reduce((n, c) => n + c.colSpan, 0);",
+        row_selector,
+    )
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_an_event_effect_has_its_own_readable_cell_under_the_headers(
+    live_server, browser, screenshot_dir, width
+):
+    catalog_load()
+    event = Card.objects.filter(card_set="BS", kind="event").order_by("number").first()
+    browser.set_window_size(width, 900)
+    browser.get(live_server.url + f"/cards/?q=set:BS number>={event.number - 1}&view=table")
+    headers = _visible_cells(browser, "table.cards thead th")
+    player_row = "table.cards tbody tr:first-child"
+    event_row = "table.cards tbody tr:nth-child(2)"
+    assert _visible_columns(browser, player_row) == headers
+    assert _visible_columns(browser, event_row) == headers
+    effect = browser.execute_script(
+        "const c = [...document.querySelector(arguments[0]).cells]"
+        ".filter(c => c.offsetParent !== null && c.classList.contains('effect'));"
+        "return c.map(e => [e.innerText, e.getBoundingClientRect().width]);",
+        event_row,
+    )
+    assert len(effect) == 1
+    text, cell_width = effect[0]
+    assert "this play phase" in text or "Draw" in text
+    # Wider than the three stat columns it once was squeezed into.
+    stats = browser.execute_script(
+        "return [...document.querySelectorAll('table.cards thead th.num')]"
+        ".reduce((w, th) => w + th.getBoundingClientRect().width, 0);"
+    )
+    assert cell_width > stats
+    browser.save_screenshot(os.path.join(screenshot_dir, f"event-row-{width}.png"))

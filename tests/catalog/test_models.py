@@ -78,3 +78,20 @@ def test_search_text_is_nfkc_folded_and_katakana_read_as_hiragana():
 def test_the_reading_is_part_of_the_search_text():
     make(name="Kenta Suzuki", name_ja="鈴木 健太", name_kana="スズキ ケンタ").save()
     assert Card.objects.get(id="BS-900").search_text.endswith(" すずき けんた")
+
+
+@pytest.mark.django_db
+def test_catalog_order_is_the_sets_display_order_then_the_number():
+    from catalog.models import CardSet
+
+    cards = list(Card.objects.select_related("card_set"))
+    by_set_and_number = sorted(cards, key=lambda c: (c.card_set.display_order, c.number))
+    assert [c.id for c in sorted(cards, key=lambda c: c.catalog_order)] == [
+        c.id for c in by_set_and_number
+    ]
+    first, second = CardSet.objects.order_by("display_order")[:2]
+    first.display_order, second.display_order = 998, 999
+    first.save()
+    second.save()
+    assert Card.objects.order_by("-catalog_order").first().card_set_id == second.code
+    assert Card.objects.filter(card_set=first).first().catalog_order // 1000 == 998

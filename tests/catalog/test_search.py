@@ -394,13 +394,11 @@ def test_order_terms_may_stand_inside_parentheses_and_or(cards):
 
 
 def test_order_by_is_a_list_of_django_field_names():
-    assert parse_query("").order_by == ["card_set__display_order", "number"]
-    assert parse_query("order:-shoot").order_by == ["-shoot", "card_set__display_order", "number"]
-    assert parse_query("order:team direction:desc").order_by == [
-        "-team__name",
-        "card_set__display_order",
-        "number",
-    ]
+    # catalog_order is the set's display order and the number in one indexed column.
+    assert parse_query("").order_by == ["catalog_order"]
+    assert parse_query("order:-shoot").order_by == ["-shoot", "catalog_order"]
+    assert parse_query("order:team direction:desc").order_by == ["-team__name", "catalog_order"]
+    assert parse_query("order:set direction:desc").order_by == ["-catalog_order"]
 
 
 # --- plain words ------------------------------------------------------------------------------
@@ -465,7 +463,7 @@ def test_describe_says_the_query_in_plain_words():
         (
             "is:shiny",
             'Unknown value "shiny" for "is" at column 4 '
-            "(known: sample, pending, player, goalkeeper, event)",
+            "(known: sample, pending, player, goalkeeper, event, owned)",
         ),
         (
             "order:power",

@@ -71,3 +71,45 @@ def test_the_search_page_and_api_answer_for_the_signed_in_user(owned, alice_clie
     # Not answered from the first user's cached response.
     other = bob_client.get("/api/cards/", {"q": "set:BS is:owned"}).json()
     assert other["results"] == []
+
+
+@pytest.mark.parametrize(
+    ("query", "english", "japanese"),
+    [
+        ("is:owned", "in your collection", "コレクションにある"),
+        ("-is:owned", "not in your collection", "コレクションにない"),
+        ("not:owned", "not in your collection", "コレクションにない"),
+        ("owned>=2", "copies owned ≥ 2", "所持枚数 ≥ 2"),
+        ("-owned>=2", "copies owned < 2", "所持枚数 < 2"),
+        ("owned=0", "copies owned = 0", "所持枚数 = 0"),
+    ],
+)
+def test_the_owned_terms_describe_themselves_in_the_readers_language(
+    alice, query, english, japanese
+):
+    from django.utils import translation
+
+    from catalog.search import parse_query
+
+    parsed = parse_query(query, user=alice)
+    assert parsed.description == english
+    with translation.override("ja"):
+        assert parse_query(query, user=alice).description == japanese
+        # A query parsed in English is described in the language of whoever reads it.
+        if query.endswith("is:owned") or query.startswith("not:"):
+            assert parsed.description == japanese
+
+
+def test_a_misspelt_is_value_suggests_owned():
+    with pytest.raises(QuerySyntaxError, match=r'did you mean "owned"\? known: .*, owned\)'):
+        card_search(query="is:ownd")
+
+
+def test_the_search_page_help_lists_the_owned_terms_for_signed_in_users(alice_client, anon_client):
+    html = alice_client.get("/cards/").content.decode()
+    assert "<code>is:owned</code> <code>owned&gt;=2</code> <code>-is:owned</code>" in html
+    assert "by copies owned" in html
+    assert "is:owned" not in anon_client.get("/cards/").content.decode()
+    alice_client.cookies["django_language"] = "ja"
+    html = alice_client.get("/cards/").content.decode()
+    assert "<code>is:owned</code>" in html and "所持枚数（すべての種類の合計）" in html

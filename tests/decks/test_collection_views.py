@@ -116,3 +116,29 @@ def test_the_shared_page_shows_a_trade_match_to_another_user(alice, bob, bob_cli
     page = bob_client.get(f"/collection/s/{slug}/")
     assert page.status_code == 200
     assert [(c.id, n) for c, n in page.context["match"]["they_give"]] == [("BS-001", 1)]
+
+
+def test_the_builders_owned_only_checkbox_is_not_inside_the_sort_select(alice_client):
+    html = alice_client.get("/decks/new/").content.decode()
+    sort = html.index('id="result-sort"')
+    assert sort < html.index("</select>", sort) < html.index('id="owned-only"')
+
+
+def test_no_template_has_an_inline_event_handler_the_csp_would_block():
+    import re
+
+    from django.conf import settings
+
+    handler = re.compile(r"<[^>]*\son[a-z]+\s*=", re.I)
+    offenders = [
+        str(path)
+        for path in (settings.BASE_DIR / "templates").rglob("*.html")
+        if handler.search(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
+
+
+def test_the_bulk_grid_switches_sets_by_its_picker(alice_client):
+    html = alice_client.get("/collection/", {"set": "JP"}).content.decode()
+    assert '<select name="set" data-submit-on-change>' in html
+    assert 'name="qty-JP-001"' in html and 'name="qty-BS-001"' not in html

@@ -20,13 +20,21 @@ from django.utils import timezone
 
 from catalog.services import catalog_load
 from decks.models import Deck
-from play.models import SimulationBatch
+from play.models import MatchLog, SimulationBatch
 from play.simulations import selectors, services
 from tests.play.workers import Workers, configure, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-PRIVATE_REDIS_PORT = int(os.environ.get("PRIVATE_REDIS_PORT") or 6391)
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# A port of this test run's own Redis (never the shared server): PRIVATE_REDIS_PORT, else free.
+PRIVATE_REDIS_PORT = int(os.environ.get("PRIVATE_REDIS_PORT") or free_port())
 
 
 @pytest.fixture
@@ -155,7 +163,7 @@ def test_with_the_broker_down_a_create_is_queued_once_and_starts_when_redis_is_b
     settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 20}
     settings.CACHES = {
         "default": {
-            "BACKEND": "cardsite.cache.TolerantRedisCache",
+            "BACKEND": "catalog.tolerant_cache.TolerantRedisCache",
             "LOCATION": private_redis.url,
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
         }
@@ -204,3 +212,114 @@ def test_a_small_batch_is_not_stuck_behind_another_users_big_one(owner, workers,
     assert served_first <= 2 * settings.SIMULATION_FAIR_STEP + 1, served_first  # FIFO: 40
     finished = wait_for(lambda: done(big.pk), timeout=300, what="the big batch")
     assert finished.status == "done" and finished.results["runs"] == 400
+
+
+def chunk_messages(url: str, batch_id: int | None = None) -> int:
+    """Count the chunk messages waiting in a Redis server's chunk queue (of one batch, or all)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    raws = [raw for name in services.chunk_queue_names() for raw in client.lrange(name, 0, -1)]
+    if batch_id is None:
+        return len(raws)
+    return sum(services._chunk_message_batch(raw) == batch_id for raw in raws)
+
+
+@pytest.fixture
+def redis_broker(private_redis, settings):
+    """This process's Celery app on the private Redis; the workers' environment for it."""
+    from cardsite.celery import app
+
+    env = {"REDIS_URL": private_redis.url, "CELERY_VISIBILITY_TIMEOUT": "30"}
+    configure(app, env)
+    yield env
+    configure(app, {"REDIS_URL": settings.REDIS_URL, "BROKER_DIR": str(settings.BROKER_DIR)})
+
+
+def test_cancelling_a_1000_chunk_batch_takes_its_messages_out_and_delays_nobody(
+    owner, private_redis, redis_broker, tmp_path, settings
+):
+    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 1}
+    settings.SIMULATION_QUEUE_WINDOW = 8
+    other = get_user_model().objects.create_user("patient", password="pw-patient-1")
+    pool = Workers(redis_broker, tmp_path)
+    try:
+        big = goldfish(owner, 1000)  # 1,000 chunks
+        assert big.chunk_count == 1000
+        # A window is out, not 1,000 messages (nor the 100 once published inline).
+        assert chunk_messages(private_redis.url, big.pk) == 8
+        assert services.batch_cancel(batch=big) is True
+        assert chunk_messages(private_redis.url, big.pk) == 0  # purged by the cancel itself
+        small = goldfish(other, 3, seed=5)
+        assert selectors.batch_queue_position(small) == 0
+        pool.start("w1")
+        finished = wait_for(lambda: done(small.pk), timeout=120, what="the other user's batch")
+    finally:
+        pool.stop_all()
+    logs = pool.logs()
+    # The worker never spent a delivery on the cancelled batch: nothing of it was left to take.
+    assert f"of batch {big.pk} skipped" not in logs, logs
+    assert "skipped: the batch is not active" not in logs
+    assert finished.status == "done" and finished.results["runs"] == 3, logs
+    assert chunk_messages(private_redis.url) == 0
+    big.refresh_from_db()
+    assert big.status == "cancelled"
+    assert not big.chunks.filter(finished_at__isnull=False).exists()
+
+
+def _same_batch_in_process(owner, runs: int, seed: int) -> dict:
+    """Run an identical batch (same kind, deck, runs, seed) chunk by chunk in this process."""
+    twin_owner = get_user_model().objects.create_user(
+        f"twin{seed}", password="pw-twin-1", is_active=True
+    )
+    with patch_queue():
+        twin = goldfish(twin_owner, runs, seed=seed)
+        for chunk in twin.chunks.order_by("index"):
+            services.chunk_run(batch_id=twin.pk, index=chunk.index)
+    return SimulationBatch.objects.get(pk=twin.pk).results
+
+
+def patch_queue():
+    from unittest.mock import patch
+
+    return patch("play.simulations.services.queue_chunks")
+
+
+@pytest.mark.parametrize("finisher", ["redelivery to a new worker", "the reconciler"])
+def test_a_worker_killed_between_its_last_chunk_and_done_leaves_a_batch_that_still_finishes(
+    owner, private_redis, redis_broker, tmp_path, settings, finisher
+):
+    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 10}
+    pool = Workers(redis_broker, tmp_path)
+    # A short visibility timeout: the killed worker's unacknowledged message comes back soon.
+    fast = {"CELERY_VISIBILITY_TIMEOUT": "3"}
+    try:
+        batch = goldfish(owner, 30, seed=21)  # 3 chunks
+        victim = pool.start(
+            "w1", extra_env={**fast, "SIMULATION_FAULT": "kill_after_last_chunk_commit"}
+        )
+        victim.wait(timeout=120)
+        assert victim.returncode == -9, pool.logs()  # killed by the fault hook, no clean exit
+        batch.refresh_from_db()
+        # The window was hit: every chunk committed, the batch never marked done.
+        assert batch.status == "running", pool.logs()
+        assert batch.chunks.filter(finished_at__isnull=True).count() == 0
+        if finisher == "the reconciler":
+            services.batches_reconcile()  # what the control worker runs every 30 s
+            finished = done(batch.pk)
+        else:
+            pool.start("w2", extra_env=fast)
+            finished = wait_for(lambda: done(batch.pk), timeout=120, what="the redelivery")
+    finally:
+        pool.stop_all()
+    logs = pool.logs()
+    assert "SIMULATION_FAULT=kill_after_last_chunk_commit" in logs
+    assert finished is not None and finished.status == "done", logs
+    chunks = list(finished.chunks.order_by("index"))
+    assert [c.attempts for c in chunks] == [1, 1, 1]  # none was computed twice
+    assert sum(c.result["runs"] for c in chunks) == 30
+    assert finished.results["runs"] == 30
+    samples = MatchLog.objects.filter(batch=finished)
+    keys = list(samples.values_list("chunk_index", "sample_number"))
+    assert len(keys) == len(set(keys)) and keys  # sample logs once each
+    assert finished.results == _same_batch_in_process(owner, 30, seed=21)  # as without the fault

@@ -37,7 +37,7 @@ class Workers:
         self.tmp_path = tmp_path
         self.procs: list[subprocess.Popen] = []
 
-    def start(self, name: str = "w1") -> subprocess.Popen:
+    def start(self, name: str = "w1", extra_env: dict | None = None) -> subprocess.Popen:
         env = {
             **os.environ,
             **self.broker_env,
@@ -45,6 +45,8 @@ class Workers:
             "DJANGO_SETTINGS_MODULE": "cardsite.settings",
             "SIMULATION_MAX_ATTEMPTS": str(settings.SIMULATION_MAX_ATTEMPTS),
             "SIMULATION_RETRY_BACKOFF": "0",
+            "SIMULATION_QUEUE_WINDOW": str(settings.SIMULATION_QUEUE_WINDOW),
+            **(extra_env or {}),
         }
         log = open(self.tmp_path / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
         proc = subprocess.Popen(

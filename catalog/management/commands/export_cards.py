@@ -1,12 +1,13 @@
 import json
 import sys
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import CommandError
 
+from catalog.command_input import CheckedCommand
 from catalog.importer import export_csv, export_rows
 
 
-class Command(BaseCommand):
+class Command(CheckedCommand):
     help = "Export every card as JSON (default) or CSV; import_cards reads it back."
 
     def add_arguments(self, parser):
@@ -20,8 +21,11 @@ class Command(BaseCommand):
         else:
             text = json.dumps({"cards": rows}, ensure_ascii=False, indent=1) + "\n"
         if options["output"]:
-            with open(options["output"], "w", encoding="utf-8") as fh:
-                fh.write(text)
+            try:
+                with open(options["output"], "w", encoding="utf-8") as fh:
+                    fh.write(text)
+            except OSError as exc:
+                raise CommandError(f"{options['output']}: cannot write it ({exc})") from None
             self.stdout.write(f"Wrote {len(rows)} cards to {options['output']}.")
         else:
             sys.stdout.write(text)

@@ -1,11 +1,12 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from catalog.command_input import CheckedCommand
 from catalog.importer import ImportFileError, ImportRejected, import_rows, read_file
 
 
-class Command(BaseCommand):
+class Command(CheckedCommand):
     help = (
         "Import cards from a CSV or JSON file (columns in README.md). Every row is checked "
         "first; all rows are applied in one transaction or none."

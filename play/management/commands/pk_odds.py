@@ -1,20 +1,28 @@
 import random
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from catalog.command_input import CheckedCommand, whole_number
 from play.engine.pk import pk_shootout
 from play.simulations.core import exact_pk_probability, wilson_interval
 from play.simulations.deck_input import DeckInputError, load_side
 
+MAX_SIMULATED = 1_000_000  # a few seconds of shootouts
 
-class Command(BaseCommand):
+
+class Command(CheckedCommand):
     help = "Print the exact probability that deck A wins a PK shootout (R-PK-1..6)."
 
     def add_arguments(self, parser):
         parser.add_argument("--deck-a", required=True, help="deck text file or saved deck slug")
         parser.add_argument("--deck-b", required=True, help="deck text file or saved deck slug")
-        parser.add_argument("--simulate", type=int, default=0, help="also simulate N shootouts")
-        parser.add_argument("--seed", type=int, default=None)
+        parser.add_argument(
+            "--simulate",
+            type=whole_number(0, MAX_SIMULATED),
+            default=0,
+            help=f"also simulate N shootouts (at most {MAX_SIMULATED:,})",
+        )
+        parser.add_argument("--seed", type=whole_number(0, 2**63 - 1), default=None)
 
     def handle(self, *args, **options):
         try:

@@ -1,21 +1,22 @@
 import json
 import sys
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from catalog.command_input import CheckedCommand, whole_number
 from play.engine.options import DECK_OUTS, EMPTY_TIMINGS, Options
 from play.engine.runner import play_match
 from play.simulations.core import POLICIES
 from play.simulations.deck_input import DeckInputError, load_side
 
 
-class Command(BaseCommand):
+class Command(CheckedCommand):
     help = "Play one match between two decks (text files or saved deck slugs) and write its log."
 
     def add_arguments(self, parser):
         parser.add_argument("--deck-a", required=True, help="deck text file or saved deck slug")
         parser.add_argument("--deck-b", required=True, help="deck text file or saved deck slug")
-        parser.add_argument("--seed", type=int, default=None)
+        parser.add_argument("--seed", type=whole_number(0, 2**63 - 1), default=None)
         parser.add_argument("--policy-a", choices=POLICIES, default="greedy")
         parser.add_argument("--policy-b", choices=POLICIES, default="greedy")
         parser.add_argument(

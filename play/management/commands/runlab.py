@@ -11,17 +11,17 @@ import sys
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
 
+from catalog.command_input import CheckedCommand, whole_number
 from play.management import processes
 
 
-class Command(BaseCommand):
+class Command(CheckedCommand):
     help = "Run the web server and Celery workers (filesystem broker unless REDIS_URL is set)."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
-        parser.add_argument("--port", default="8000")
+        parser.add_argument("--port", type=whole_number(1, 65535), default=8000)
         parser.add_argument("--no-worker", action="store_true", help="serve the web app only")
 
     def handle(self, *args, **options):

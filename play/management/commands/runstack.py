@@ -15,8 +15,9 @@ import sys
 import time
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from catalog.command_input import CheckedCommand, seconds, whole_number
 from play.management import processes
 
 
@@ -25,27 +26,27 @@ def default_web_workers() -> int:
     return min(2 * (os.cpu_count() or 1) + 1, 9)
 
 
-class Command(BaseCommand):
+class Command(CheckedCommand):
     help = "Run gunicorn, Celery workers and Celery beat together (production: docs/deploy.md)."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
-        parser.add_argument("--port", default="8000")
+        parser.add_argument("--port", type=whole_number(1, 65535), default=8000)
         parser.add_argument(
             "--web-workers",
-            type=int,
+            type=whole_number(1, 64),
             default=int(os.environ.get("WEB_CONCURRENCY") or default_web_workers()),
             help="gunicorn worker processes (WEB_CONCURRENCY; default 2 x cores + 1, at most 9)",
         )
         parser.add_argument(
             "--chunk-workers",
-            type=int,
+            type=whole_number(1, 64),
             default=int(os.environ.get("CELERY_CONCURRENCY") or os.cpu_count() or 2),
             help="Celery pool processes running simulation chunks (CELERY_CONCURRENCY; cores)",
         )
         parser.add_argument(
             "--stop-timeout",
-            type=float,
+            type=seconds(0, 3600),
             default=processes.stop_timeout(),
             help="seconds to wait for running chunks before killing (STOP_TIMEOUT)",
         )

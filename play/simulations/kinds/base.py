@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from play.models import match_log_title
 from play.simulations import core as simulation
 from play.simulations import sides as deck_sides
+from play.simulations.bots import ENGINE_RULE_VALUES
 
 
 @dataclass
@@ -26,6 +27,7 @@ class Prepared:
     params: dict
     opponents: int
     versions: list = field(default_factory=list)  # deck A's version, then every opponent's
+    chunk_size: int | None = None  # runs a chunk, when the kind sizes this batch's own chunks
 
 
 class BatchKind:
@@ -42,6 +44,12 @@ class BatchKind:
     results_template = "play/kinds/_match_results.html"
     both_sides_played = False  # the match results show deck B's goals beside deck A's
     replay_url_name = "play:replay"  # the viewer that opens this kind's sample logs
+    opponents_label = None  # how results name side B when it is many decks in turn
+
+    def detail_context(self, batch, request) -> dict:
+        """Return what this kind's results template needs beyond `batch.results` (the
+        request's query may choose a view, e.g. a sweep's baseline cell)."""
+        return {}
 
     def log_title(self, log: dict) -> str:
         """Return a kept sample log's title."""
@@ -93,13 +101,26 @@ class DeckKind(BatchKind):
         """Return (form field, deck) for every opponent, in sides order."""
         return [("deck_b", request.deck_b)]
 
+    plays_matches = True  # its runs are matches: bots and rule options apply (not PK)
+
     def params(self, *, request, sides: list[dict]) -> dict:
-        return {"runs": request.runs, "policy_a": request.policy_a, "policy_b": request.policy_b}
+        params = {"runs": request.runs, "policy_a": request.policy_a, "policy_b": request.policy_b}
+        if self.plays_matches:
+            params["options"] = match_options(request.options)  # R-PLAY-4, R-DRAW-2
+        return params
 
     def prepare(self, *, request, errors: dict[str, list[str]]) -> Prepared:
         for name in ("policy_a", "policy_b"):
             if getattr(request, name) not in simulation.POLICIES:
                 errors[name] = [f"Unknown policy: use {', '.join(simulation.POLICIES)}."]
+        for name, value in (request.options or {}).items():
+            values = ENGINE_RULE_VALUES.get(name)
+            if values is None:
+                errors[name] = [
+                    f"Unknown rule option {name!r}: use {', '.join(ENGINE_RULE_VALUES)}."
+                ]
+            elif value not in values:
+                errors[name] = [f"Unknown {name} {value!r}: use {' or '.join(values)}."]
         if self.needs_opponent and request.deck_b is None:
             errors["deck_b"] = ["This kind of batch needs an opponent deck."]
         versions: list = []
@@ -126,9 +147,32 @@ class DeckKind(BatchKind):
 
     def summarize(self, *, sides, params, by_opponent):
         merged = simulation.merge_results([r for results in by_opponent.values() for r in results])
+        named = self.named(sides=sides, params=params)
         if not merged:
-            return {"kind": self.key, "runs": 0}
-        return {"kind": self.key, **self.summarize_merged(merged, params=params)}
+            return {"kind": self.key, "runs": 0, **named}
+        return {"kind": self.key, **self.summarize_merged(merged, params=params), **named}
+
+    def named(self, *, sides: list[dict], params: dict) -> dict:
+        """Return what the results name: each side's deck and bot, and the rule options."""
+        bots = (params.get("policy_a"), params.get("policy_b")) if self.plays_matches else ()
+        named = {
+            "sides": {
+                side: {
+                    "deck": sides[index]["name"] if index < len(sides) else None,
+                    "bot": bots[index] if bots else None,
+                }
+                for index, side in enumerate("AB")
+            }
+        }
+        if self.plays_matches:
+            named["rules"] = match_options(params.get("options"))
+        return named
 
     def summarize_merged(self, merged: dict, *, params: dict) -> dict:
         return simulation.summarize_matches(merged)
+
+
+def match_options(options: dict | None) -> dict:
+    """Return a batch's rule options in full (the second edition's readings by default)."""
+    options = options or {}
+    return {name: options.get(name, values[0]) for name, values in ENGINE_RULE_VALUES.items()}

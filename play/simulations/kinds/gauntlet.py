@@ -14,6 +14,7 @@ class GauntletKind(DeckKind):
     label = gettext_lazy("Gauntlet")
     order = 40
     results_template = "play/kinds/_gauntlet_results.html"
+    opponents_label = gettext_lazy("each prebuilt deck")
 
     def opponent_decks(self, request):
         return [("deck_b", deck) for deck in deck_sides.prebuilt_decks()]
@@ -24,7 +25,13 @@ class GauntletKind(DeckKind):
             summary = simulation.summarize_matches(simulation.merge_results(results))
             summary["opponent"] = sides[opponent]["name"]
             table.append(summary)
-        return {"kind": self.key, "table": table, "runs": sum(r["runs"] for r in table)}
+        runs = sum(r["runs"] for r in table)
+        return {
+            "kind": self.key,
+            "table": table,
+            "runs": runs,
+            **self.named(sides=sides[:1], params=params),
+        }
 
     def opponent_text(self, batch) -> str:
         return _("every prebuilt deck")

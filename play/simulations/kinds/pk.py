@@ -19,6 +19,7 @@ class PkKind(DeckKind):
     chunk_setting = "SIMULATION_CHUNK_PK"
     keeps_logs = False  # no Eleven Stars match to replay
     needs_opponent = True
+    plays_matches = False  # shootouts only: no bots, and R-PLAY-4/R-DRAW-2 never apply
 
     def params(self, *, request, sides):
         params = super().params(request=request, sides=sides)

@@ -1,8 +1,14 @@
-"""The Touchdown Heroes balance lab: games of one or two rule variants (docs/touchdown.md)."""
+"""The Touchdown Heroes balance lab: games of one or two rule variants (docs/touchdown.md), or
+a study (issue #14): every kick-off strategy against every other, or a sweep over one or two
+parameters; a study's sides are its cells (play/lab/studies.py), a chunk plays seeds of one."""
+
+import math
+import random
 
 from django.utils.translation import gettext_lazy as _
 
 from play.lab import core as lab
+from play.lab import studies
 from play.simulations import core as simulation
 from play.simulations.kinds import register
 from play.simulations.kinds.base import BatchKind, Prepared
@@ -23,6 +29,8 @@ class TouchdownKind(BatchKind):
         return range(opponents)  # every side is a rule variant, numbered from 0
 
     def prepare(self, *, request, errors):
+        if getattr(request, "study", None) is not None:
+            return self._prepare_study(request=request, errors=errors)
         variants = request.variants or []
         if not 1 <= len(variants) <= 2:
             errors["variants"] = ["Give one rule variant, or two to compare."]
@@ -35,12 +43,59 @@ class TouchdownKind(BatchKind):
         params = {"runs": request.runs, "variants": [v["label"] for v in cleaned]}
         return Prepared(sides=cleaned, params=params, opponents=len(cleaned))
 
+    def _prepare_study(self, *, request, errors):
+        variants = request.variants or [{}]
+        if len(variants) != 1:
+            errors["variants"] = ["A study plays one base variant."]
+        cells: list[dict] = []
+        clean: dict = {}
+        try:
+            variant = lab.clean_variant(variants[0], prefix="variant_a_")
+        except lab.VariantError as exc:
+            errors.update(exc.errors)
+        else:
+            try:
+                clean, cells = studies.clean_study(request.study, variant)
+            except studies.StudyError as exc:
+                errors.update(exc.errors)
+        problem = studies.deals_error(request.runs)
+        if problem:
+            errors.setdefault("runs", []).append(problem)
+        if request.seed is None:  # fixed here: every cell's chunk k plays the same seeds
+            request.seed = random.SystemRandom().getrandbits(62)
+        chunk = max(1, self.chunk_size() // 2)  # seeds a chunk: two games each
+        params = {
+            "runs": request.runs,
+            "study": clean,
+            "seed": request.seed,
+            "chunk_size": chunk,
+            "variants": [studies.study_label(clean, cells)] if cells else [],
+            "cells": len(cells),
+        }
+        return Prepared(sides=cells, params=params, opponents=len(cells), chunk_size=chunk)
+
     def run_chunk(self, *, sides, params, spec, seed, keep_logs):
+        if params.get("study"):
+            per_cell = math.ceil(params["runs"] / params["chunk_size"])
+            seeds = studies.cell_seeds(
+                study_seed=params["seed"],
+                position=spec.index - spec.opponent * per_cell,
+                runs=spec.runs,
+            )
+            return studies.run_cell_chunk(
+                cell=sides[spec.opponent], seeds=seeds, keep_logs=keep_logs
+            )
         return lab.run_chunk(
             variant=sides[spec.opponent], runs=spec.runs, seed=seed, keep_logs=keep_logs
         )
 
     def summarize(self, *, sides, params, by_opponent):
+        study = params.get("study")
+        if study:
+            summary = (
+                studies.summarize_table if study["kind"] == "table" else studies.summarize_sweep
+            )
+            return {"kind": self.key, **summary(study=study, cells=sides, by_cell=by_opponent)}
         variants = []
         for index, variant in enumerate(sides):
             results = by_opponent.get(index)
@@ -48,8 +103,33 @@ class TouchdownKind(BatchKind):
                 variants.append(lab.summarize(variant, simulation.merge_results(results)))
         return {"kind": self.key, "variants": variants, "runs": sum(v["runs"] for v in variants)}
 
+    def detail_context(self, batch, request) -> dict:
+        from play.lab import study_presenters  # translated labels: loaded with the page
+
+        study = (batch.results or {}).get("study")
+        if study == "table":
+            return {
+                "td_tables": study_presenters.table_view(batch.results),
+                "td_headers": study_presenters.figure_headers(),
+            }
+        if study == "sweep":
+            raw = request.GET.get("vs", "")
+            against = int(raw) if raw.isdigit() and len(raw) <= 3 else None
+            view = study_presenters.sweep_view(batch.results, against)
+            if raw and against is None:
+                view["error"] = study_presenters.bad_cell_message(raw)
+            return {"td_sweep": view}
+        return {}
+
     def log_title(self, log: dict) -> str:
         score = log["result"]["score"]
+        seats = log.get("seats") or []
+        policies = {seat["team"]: seat["policy"] for seat in seats}
+        if len(set(policies.values())) > 1:  # a study's match-up: say who played whom
+            return (
+                f"Eagles ({policies['eagles']}) {score['eagles']}–{score['bears']} Bears "
+                f"({policies['bears']}) · seed {log['seed']}"
+            )[:200]
         return f"Eagles {score['eagles']}–{score['bears']} Bears · seed {log['seed']}"[:200]
 
     def opponent_text(self, batch) -> str:

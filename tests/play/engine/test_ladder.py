@@ -3,9 +3,11 @@
 import pytest
 
 from play.engine.ladder import Pairing, pairing, ratings
+from play.engine.policies import LADDER
 from play.engine.testing import sample_side_deck
 
 DEALS = [(sample_side_deck(seed), sample_side_deck(10_000 + seed), seed) for seed in range(12)]
+SEARCH_DEALS = 5  # a search-strong match takes seconds
 
 
 def test_a_pairing_plays_each_deal_from_both_seats():
@@ -46,3 +48,14 @@ def test_each_cheap_rung_beats_the_one_below_on_a_fixed_sample():
     # passive < random < greedy (the search rungs are measured by bench/engine.py ladder).
     assert pairing("random", "passive", DEALS).rate > 0.5
     assert pairing("greedy", "random", DEALS).rate > 0.5
+
+
+@pytest.mark.slow
+def test_every_rung_of_the_ladder_beats_the_one_below_on_a_fixed_sample():
+    # The whole ladder, weakest first: passive < random < greedy < search < search-strong.
+    # A small fixed sample (bench/engine.py ladder measures it with intervals, docs/engine.md).
+    assert LADDER == ("passive", "random", "greedy", "search", "search-strong")
+    for lower, upper in zip(LADDER, LADDER[1:], strict=False):
+        sample = DEALS[:SEARCH_DEALS] if upper.startswith("search") else DEALS
+        result = pairing(upper, lower, sample)
+        assert result.rate > 0.5, (upper, lower, result)

@@ -204,3 +204,62 @@ def test_greedy_beats_random_most_of_the_time():
         for seed in range(40)
     )
     assert wins >= 30
+
+
+def a_decision_with_many_plays():
+    """Return a match at side A's first play decision holding several distinct cards."""
+    for seed in range(50):
+        match = Match.new(sample_side_deck(seed), sample_side_deck(seed + 1), seed=seed)
+        while match.decision is not None and match.decision != "play_cards":
+            match.apply_action(get_policy("greedy").choose(match, random.Random(0)))
+        if match.decision == "play_cards" and match.legal_action_count() >= 8:
+            return match
+    raise AssertionError("no decision with many plays")
+
+
+def test_search_candidates_start_with_greedy_and_nothing_and_widen_with_the_budget():
+    match = a_decision_with_many_plays()
+    side = match.actor
+    small = SearchPolicy(16)._candidates(match, side, random.Random(1))
+    big = SearchPolicy(128)._candidates(match, side, random.Random(1))
+    greedy = get_policy("greedy").choose(match, random.Random(1))
+    assert small[0] == big[0] == greedy  # ties go to greedy's choice
+    assert PlayCards(side, ()) in small[:2]
+    assert len(set(small)) == len(small) and len(set(big)) == len(big)  # no candidate twice
+    assert len(big) > len(small)
+    assert all(match.is_legal(action) for action in big)
+
+
+class ScriptedSearch(SearchPolicy):
+    """A search whose rollouts return a fixed value per candidate plus the sample's noise."""
+
+    def __init__(self, rollouts, values):
+        super().__init__(rollouts)
+        self.values = values
+        self.seen = []  # (candidate index, sample) per rollout
+
+    def _candidates(self, state, side, rng):
+        return [PlayCards(side, (f"X-{i:03}",)) for i in range(8)]  # only compared, never played
+
+    def _rollout(self, state, side, action, rng):
+        index = self._candidates(state, side, rng).index(action)
+        sample = rng.getrandbits(32)
+        self.seen.append((index, sample))
+        return self.values[index] + (sample % 1000) / 1000  # the same noise for every candidate
+
+
+def test_search_spends_its_budget_by_halving_on_common_samples_and_picks_the_best():
+    match = a_decision_with_many_plays()
+    values = [0.0, 0.3, 0.1, 2.0, 0.2, 1.5, 0.0, 1.9]  # candidate 3 is the best
+    search = ScriptedSearch(64, values)
+    chosen = search.choose(match, random.Random(4))
+    assert chosen == search._candidates(match, match.actor, None)[3]
+    assert len(search.seen) <= 64 + 8
+    samples = {}
+    for index, sample in search.seen:
+        samples.setdefault(index, []).append(sample)
+    # every candidate played the first round's samples; the survivors, the same later samples
+    firsts = {tuple(s[:1]) for s in samples.values()}
+    assert len(firsts) == 1
+    assert set(samples[3]) >= set(samples[7]) >= set(samples[0])
+    assert len(samples[3]) > len(samples[0])  # the budget went to the best candidates

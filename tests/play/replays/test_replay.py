@@ -49,9 +49,17 @@ def test_the_owner_watches_a_finished_solo_game(alice_client, finished):
     response = alice_client.get(reverse("play:replay", args=[finished.log.share_token]))
     assert response.status_code == 200
     data = replay_data(response)
-    assert data["log"] == finished.log.log
-    assert len(data["lines"]) == len(data["log"]["events"])
-    assert any(line["rule"] == "R-DRAW-2" for line in data["lines"])
+    events = finished.log.log["events"]
+    window = data["window"]
+    assert data["total"] == len(events)
+    assert window["events"] == events[: window["end"]] and window["start"] == 0
+    assert len(window["lines"]) == window["end"] == min(len(events), data["window_size"])
+    if len(events) > data["window_size"]:  # the rest comes from the steps URL
+        rest = alice_client.get(data["steps_url"] + f"?position={len(events)}").json()
+        assert rest["end"] == len(events)
+        assert any(line["rule"] == "R-DRAW-2" for line in rest["lines"])
+    else:
+        assert any(line["rule"] == "R-DRAW-2" for line in window["lines"])
     html = response.content.decode()
     assert reverse("play:log-json", args=[finished.log.share_token]) in html
     assert 'id="card-tile-template"' in html and "data-timeline" in html
@@ -145,7 +153,11 @@ def test_a_guest_upload_is_shown_but_not_saved(anon_client):
     log = a_log(5)
     response = upload(anon_client, json.dumps(log).encode())
     assert response.status_code == 200
-    assert replay_data(response)["log"] == log
+    data = replay_data(response)
+    assert data["window"]["events"] == log["events"][: data["window_size"]]
+    # the other windows of the unsaved log come from the uploader's session
+    last = anon_client.get(data["steps_url"] + f"?position={len(log['events'])}").json()
+    assert last["events"][-1] == log["events"][-1] and last["end"] == len(log["events"])
     assert "not saved" in response.content.decode()
     assert not MatchLog.objects.exists()
 

@@ -136,8 +136,11 @@ def test_never_delivered_chunks_are_requeued_once_the_chunk_queue_is_empty(alice
     assert sorted(call.args[1][0] for call in queued.call_args_list) == [1, 2]
 
 
-def test_chunks_waiting_in_a_backlog_are_not_queued_a_second_time(alice, decks, queued):
-    make(alice, decks, runs=25)
+def test_chunks_waiting_in_a_backlog_are_not_queued_a_second_time(
+    alice, decks, queued, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        make(alice, decks, runs=25)  # its three chunks are published on commit
     queued.reset_mock()
     for backlog in (7, None):  # messages waiting, or the broker cannot say
         with patch("play.simulations.services.chunk_queue_length", return_value=backlog):
@@ -219,22 +222,26 @@ def test_the_total_runs_of_a_gauntlet_are_capped_across_its_opponents(alice, dec
     assert not SimulationBatch.objects.exists()
 
 
-def test_a_big_batch_publishes_only_the_first_chunks_in_the_request(
-    alice, decks, settings, django_capture_on_commit_callbacks
+def test_a_big_batch_publishes_only_a_window_and_each_finished_chunk_the_next(
+    alice, decks, settings, queued, django_capture_on_commit_callbacks
 ):
-    settings.SIMULATION_PUBLISH_INLINE = 2
-    with (
-        patch("play.simulations.services.queue_chunks") as queue,
-        patch("play.tasks.simulation_batch_publish.apply_async") as rest,
-        django_capture_on_commit_callbacks(execute=True),
-    ):
-        batch = make(alice, decks, runs=50)
-    assert list(queue.call_args.args[1]) == [0, 1]
-    assert rest.call_args.args[0] == (batch.pk, 2)
-    assert rest.call_args.kwargs["queue"] == "control"
-    with patch("play.simulations.services.queue_chunks") as queue:
-        assert services.batch_publish_rest(batch_id=batch.pk, start=2) == 3
-    assert list(queue.call_args.args[1]) == [2, 3, 4]
+    settings.SIMULATION_QUEUE_WINDOW = 2
+    with django_capture_on_commit_callbacks(execute=True):
+        batch = make(alice, decks, runs=50)  # 5 chunks
+    assert [list(call.args[1]) for call in queued.call_args_list] == [[0, 1]]
+    queued.reset_mock()
+    services.chunk_run(batch_id=batch.pk, index=0)
+    assert [list(call.args[1]) for call in queued.call_args_list] == [[2]]
+    queued.reset_mock()
+    assert services.batch_top_up(batch_id=batch.pk) == 0  # the window is full
+    # a worker died after writing chunk 1 and before topping up: the reconciler does it
+    with patch("play.simulations.services.batch_top_up"):
+        services.chunk_run(batch_id=batch.pk, index=1)
+    with patch("play.simulations.services.chunk_queue_length", return_value=5):
+        assert services.batches_reconcile(stall_seconds=60) == 1
+    assert [list(call.args[1]) for call in queued.call_args_list] == [[3]]
+    queued_at = dict(batch.chunks.values_list("index", "queued_at"))
+    assert queued_at[4] is None and all(queued_at[i] for i in (0, 1, 2, 3))
 
 
 @pytest.mark.django_db(transaction=True)  # real commits: publishing happens on commit
@@ -459,10 +466,50 @@ def test_chunk_priorities_follow_the_owners_queued_work_so_users_share_workers_f
         with django_capture_on_commit_callbacks(execute=True):
             small = make(bob, decks, runs=10)
         bobs = [c.kwargs["priority"] for c in publish.call_args_list]
-    assert alices == [0, 0, 0, 0, 1, 1, 1, 1, 2, 2]
+    assert alices == [0, 0, 0, 0, 1, 1, 1, 1]  # a window of 8 of her 10 chunks
     assert bobs == [0]
     assert selectors.batch_progress(small)["queue_position"] == 4  # alice's priority-0 chunks
-    assert selectors.batch_progress(big)["queue_position"] == 1  # bob's one chunk
+    assert selectors.batch_progress(big)["queue_position"] == 0  # hers were published first
+
+
+def test_the_queue_position_counts_exactly_the_messages_served_first(
+    alice, bob, decks, settings, django_capture_on_commit_callbacks
+):
+    """Issue #13: the position is the count the broker would serve first, not a guess."""
+    from django.contrib.auth import get_user_model
+
+    carol = get_user_model().objects.create_user("carol", password="pw-carol-1")
+    settings.SIMULATION_FAIR_STEP = 4
+    settings.SIMULATION_QUEUE_WINDOW = 8
+    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 1}
+    with patch("play.tasks.simulation_chunk_run.apply_async") as publish:
+        with django_capture_on_commit_callbacks(execute=True):
+            big = make(alice, decks, runs=40)  # 40 chunks: 0-3 priority 0, 4-7 priority 1
+        for index in range(4):  # her priority-0 chunks run; each publishes one more, priority 1
+            services.chunk_run(batch_id=big.pk, index=index)
+        with django_capture_on_commit_callbacks(execute=True):
+            small = make(bob, decks, runs=2)  # priority 0, 0
+        with django_capture_on_commit_callbacks(execute=True):
+            tiny = make(carol, decks, runs=1)  # priority 0, after bob's two
+        with django_capture_on_commit_callbacks(execute=True):
+            second = make(alice, decks, runs=5)  # 8 of hers wait: priorities 2, 2, 2, 2, 3
+        order = [(c.args[0][0], c.kwargs["priority"]) for c in publish.call_args_list]
+    assert order[:8] == [(big.pk, 0)] * 4 + [(big.pk, 1)] * 4
+    assert order[8:12] == [(big.pk, 1)] * 4  # the refills
+    assert order[12:] == [(small.pk, 0)] * 2 + [(tiny.pk, 0)] + [(second.pk, 2)] * 4 + [
+        (second.pk, 3)
+    ]
+    # Redis serves priority 0 first, oldest first: nobody is ahead of bob (the approximation
+    # said 4: alice's first four, already gone), bob's two before carol, and before alice's
+    # second batch all eight of her first batch's waiting chunks, bob's two and carol's one.
+    assert selectors.batch_queue_position(small) == 0
+    assert selectors.batch_queue_position(tiny) == 2
+    assert selectors.batch_queue_position(second) == 11
+    big.refresh_from_db()
+    assert selectors.batch_queue_position(big) is None  # running
+    services.chunk_run(batch_id=small.pk, index=0)  # bob's batch starts
+    tiny.refresh_from_db()
+    assert selectors.batch_queue_position(tiny) == 1  # only bob's second chunk is left ahead
 
 
 def test_a_batch_id_that_is_not_a_number_is_a_404_for_every_method(alice_client):

@@ -258,6 +258,58 @@ def test_a_replay_steps_to_its_first_goal(live_server, browser, screenshot_dir):
     assert browser.find_element(By.CSS_SELECTOR, f'[data-bind="score-{scorer}"]').text == "0"
 
 
+def test_a_long_replay_fetches_its_other_windows_as_it_steps(live_server, browser):
+    """Issue #12: the page holds one window of events; End, jumps and Back fetch the others."""
+    from play.replays.steps import REPLAY_WINDOW
+
+    catalog_load()
+    alice = get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
+    log = play_match(
+        sample_side_deck(3), sample_side_deck(53), policy_a="greedy", policy_b="greedy", seed=3
+    ).log
+    total = len(log["events"])
+    assert total > 2 * REPLAY_WINDOW
+    goals = log["result"]["goals"]
+    saved = MatchLog.objects.create(owner=alice, source="upload", title="Long replay", log=log)
+    log_in(browser, live_server, alice)
+    wait = WebDriverWait(browser, 15)
+    browser.get(f"{live_server.url}/replays/{saved.share_token}/")
+    wait.until(lambda b: b.execute_script("return !!window.elevenStarsReplay"))
+
+    def position():
+        return browser.execute_script("return window.elevenStarsReplay.position")
+
+    def listed():
+        items = browser.find_elements(By.CSS_SELECTOR, ".replay-events li")
+        return int(items[0].get_attribute("data-i")), len(items)
+
+    assert listed() == (0, REPLAY_WINDOW)
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.END)
+    wait.until(lambda b: position() == total)
+    last_start = (total - 1) // REPLAY_WINDOW * REPLAY_WINDOW
+    assert listed() == (last_start, total - last_start)
+    for side in "AB":
+        shown = browser.find_element(By.CSS_SELECTOR, f'[data-bind="score-{side}"]').text
+        assert shown == str(goals[side])
+    assert "Full time" in browser.find_element(By.CSS_SELECTOR, "[data-now]").text
+    current = browser.find_element(By.CSS_SELECTOR, ".replay-events li.current")
+    assert current.get_attribute("data-i") == str(total - 1)
+    # One step back into the previous window at its edge, then forward again.
+    browser.execute_script(f"window.elevenStarsReplay.go({last_start})")
+    wait.until(lambda b: position() == last_start)
+    assert listed()[0] == last_start - REPLAY_WINDOW
+    body.send_keys(Keys.ARROW_RIGHT)
+    wait.until(lambda b: position() == last_start + 1)
+    assert listed()[0] == last_start
+    body.send_keys(Keys.HOME)
+    wait.until(lambda b: position() == 0)
+    assert listed() == (0, REPLAY_WINDOW)
+    assert browser.find_element(By.CSS_SELECTOR, '[data-bind="score-B"]').text == "0"
+    fetched = browser.execute_script("return Object.keys(window.elevenStarsReplay.windows).length")
+    assert 2 <= fetched < total / REPLAY_WINDOW + 1  # never the whole log at once
+
+
 def press(browser, *keys):
     """Type keys into whatever has the focus, as a person at the keyboard does."""
     ActionChains(browser).send_keys(*keys).perform()

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from decks.models import Deck
 from play.engine.match import PLAY
-from play.engine.policies import LADDER
+from play.engine.policies import LADDER, SEARCH_BUDGETS
 from play.models import SoloGame
 from play.solo import services as solo
 from tests.play.solo.helpers import first_player_cards, play_to_full_time
@@ -101,7 +101,8 @@ def test_the_start_form_offers_every_rung_of_the_bot_ladder(alice_client, alice,
     game = SoloGame.objects.get(owner=alice)
     assert game.opponent_policy == "search-strong"
     board = alice_client.get(game.get_absolute_url()).content.decode()
-    assert "Against a bot: Strong search bot (48 rollouts a decision)." in board
+    rollouts = SEARCH_BUDGETS["search-strong"]
+    assert f"Against a bot: Strong search bot ({rollouts} rollouts a decision)." in board
 
 
 def test_a_policy_off_the_ladder_is_a_400_naming_the_field(alice_client, alice_deck):

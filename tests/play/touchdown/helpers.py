@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from play.touchdown import Follow, KickOff, Lead, Options, load_effect_set
+from play.touchdown import Follow, KickOff, Lead, Options, load_effect_set, play_game
 from play.touchdown.game import FOLLOW, KICKOFF_CHOICE, LEAD
 from play.touchdown.testing import play_shows, stacked_game
 
@@ -79,3 +79,44 @@ def play_first_legal(game, *, until_half=None):
     """Step with the first legal action until the game ends (or the given half starts)."""
     while game.decision is not None and (until_half is None or game.half < until_half):
         step_first_legal(game)
+
+
+def direct(options, a, b, seeds):
+    """Compute the head-to-head figures by hand: each seed with A as Eagles, then as Bears."""
+    results, margins, a_random, b_random, kicks = [], [], 0, 0, 0
+    onside, missed = [], []
+    for seed in seeds:
+        for seats, mine, theirs in (
+            ((a, b, a, b), "eagles", "bears"),
+            ((b, a, b, a), "bears", "eagles"),
+        ):
+            game = play_game(options, list(seats), seed, log=True)
+            score = game.score
+            results.append(0.5 if game.winner is None else float(game.winner == mine))
+            margins.append(score[mine] - score[theirs])
+            a_random += game.onside_attempts[mine]
+            b_random += game.onside_attempts[theirs]
+            kicks += sum(game.kickoffs[mine].values())
+            # from the log: the kicking team's margin from each random kick-off to the half's end
+            events = game.log["events"]
+            score = {"eagles": 0, "bears": 0}
+            for index, event in enumerate(events):
+                if event["type"] == "score":
+                    score = event["score"]
+                if event["type"] != "kickoff" or event["choice"] != "random":
+                    continue
+                end = next(e for e in events[index:] if e["type"] == "half_end")["score"]
+                before = score
+                team = event["team"]
+                other = "bears" if team == "eagles" else "eagles"
+                swing = (end[team] - before[team]) - (end[other] - before[other])
+                (onside if event["onside"] else missed).append(swing)
+    games = len(results)
+    return {
+        "win_rate": sum(results) / games,
+        "margin": sum(margins) / games,
+        "random_share": a_random / kicks,
+        "swing_per_random_kick": sum(margins) / (a_random - b_random),
+        "onside_swing": sum(onside) / len(onside) - sum(missed) / len(missed),
+        "games": games,
+    }

@@ -2,7 +2,7 @@
 
 import pytest
 
-from play.touchdown import Options, play_game
+from play.touchdown import Options
 from play.touchdown.matchups import (
     bootstrap,
     difference,
@@ -13,50 +13,10 @@ from play.touchdown.matchups import (
     sweep,
 )
 from play.touchdown.report import heat_map, strategy_csv, sweep_csv, sweep_markdown, verdict
+from tests.play.touchdown.helpers import direct
 
 SEEDS = range(12)
 A, B = "greedy+random", "greedy+normal"
-
-
-def direct(options, a, b, seeds):
-    """Compute the head-to-head figures by hand: each seed with A as Eagles, then as Bears."""
-    results, margins, a_random, b_random, kicks = [], [], 0, 0, 0
-    onside, missed = [], []
-    for seed in seeds:
-        for seats, mine, theirs in (
-            ((a, b, a, b), "eagles", "bears"),
-            ((b, a, b, a), "bears", "eagles"),
-        ):
-            game = play_game(options, list(seats), seed, log=True)
-            score = game.score
-            results.append(0.5 if game.winner is None else float(game.winner == mine))
-            margins.append(score[mine] - score[theirs])
-            a_random += game.onside_attempts[mine]
-            b_random += game.onside_attempts[theirs]
-            kicks += sum(game.kickoffs[mine].values())
-            # from the log: the kicking team's margin from each random kick-off to the half's end
-            events = game.log["events"]
-            score = {"eagles": 0, "bears": 0}
-            for index, event in enumerate(events):
-                if event["type"] == "score":
-                    score = event["score"]
-                if event["type"] != "kickoff" or event["choice"] != "random":
-                    continue
-                end = next(e for e in events[index:] if e["type"] == "half_end")["score"]
-                before = score
-                team = event["team"]
-                other = "bears" if team == "eagles" else "eagles"
-                swing = (end[team] - before[team]) - (end[other] - before[other])
-                (onside if event["onside"] else missed).append(swing)
-    games = len(results)
-    return {
-        "win_rate": sum(results) / games,
-        "margin": sum(margins) / games,
-        "random_share": a_random / kicks,
-        "swing_per_random_kick": sum(margins) / (a_random - b_random),
-        "onside_swing": sum(onside) / len(onside) - sum(missed) / len(missed),
-        "games": games,
-    }
 
 
 def test_head_to_head_figures_match_a_direct_computation_over_the_same_seeds():
@@ -165,3 +125,20 @@ def test_batch_chunks_keep_units_by_seed_and_merge_to_the_same_figures():
     assert bootstrap(units, resamples=50) == bootstrap(
         play_units(Options(), A, B, sorted(seeds)), resamples=50
     )
+
+
+def test_the_difference_matrix_equals_each_pairs_own_paired_test():
+    from play.touchdown.matchups import differences
+
+    variants = [
+        play_units(Options(**changes), A, B, SEEDS)
+        for changes in ({}, {"kick_floor": 8}, {"random_kick_base": 0})
+    ]
+    for statistic in ("margin", "win_rate", "swing_per_random_kick", "onside_swing"):
+        matrix = differences(variants, statistic, resamples=200)
+        for i, first in enumerate(variants):
+            for j, second in enumerate(variants):
+                assert matrix[i][j] == difference(first, second, statistic, resamples=200)
+    assert matrix[0][0]["value"] == 0 and matrix[0][0]["p"] == 1.0
+    with pytest.raises(ValueError, match="same seeds"):
+        differences([variants[0], variants[1][:5]])

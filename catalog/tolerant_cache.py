@@ -13,7 +13,7 @@ from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("cardsite.cache")  # the name it always logged under
 UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 _WARN_EVERY = 30.0
 

@@ -16,16 +16,18 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from cardsite.cache import CacheUnavailable
+from catalog.tolerant_cache import CacheUnavailable
 
 logger = logging.getLogger("cardsite.errors")
-log = logging.getLogger(__name__)
+log = logging.getLogger("cardsite.api")  # the name it always logged under
 
 
 class StrictPageNumberPagination(PageNumberPagination):
@@ -65,6 +67,11 @@ def error_body(message: str, errors: list[dict] | None = None) -> dict:
 
 def exception_handler(exc, context):
     """Return every API error as the one JSON error object; an unexpected error is a JSON 500."""
+    if isinstance(exc, RequestDataTooBig):
+        # DRF reads a JSON body through request.body, which refuses one over Django's
+        # DATA_UPLOAD_MAX_MEMORY_SIZE before the bounded parser sees it: the same 400.
+        limit = min(settings.API_MAX_JSON_BYTES, settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 1 << 62)
+        exc = exceptions.ParseError(f"The request body is larger than {limit:,} bytes.")
     if isinstance(exc, exceptions.AuthenticationFailed):
         # A bad or malformed token is an authentication failure even on a public GET (401);
         # the session authenticator first in the list would otherwise make it a 403.

@@ -1,0 +1,58 @@
+"""The lab studies' downloads: a CSV and a Markdown summary a designer can paste (issue #14).
+
+The text comes from play.touchdown.report, the same functions `bench/touchdown.py` prints with,
+so the page's download and the command line never disagree. Pure: no Django.
+"""
+
+from __future__ import annotations
+
+from play.lab.studies import difference_column
+from play.touchdown import report
+
+FORMATS = {"csv": "text/csv", "md": "text/markdown"}
+
+
+def with_baseline(results: dict, against: int | None) -> dict:
+    """Return the sweep with each cell's difference taken from cell `against` (default: the
+    first cell, as stored)."""
+    sweep = results["sweep"]
+    if against is None:
+        return sweep
+    column = difference_column(results, against)
+    if column is None:
+        raise ValueError(f"No cell {against} to compare with.")
+    cells = [
+        {**cell, "difference": diff} for cell, diff in zip(sweep["cells"], column, strict=True)
+    ]
+    return {**sweep, "cells": cells, "baseline": sweep["cells"][against]["label"]}
+
+
+def _variant_note(variant: dict) -> str:
+    return "Rules: " + ", ".join(f"{k}={v}" for k, v in variant.items()) + "."
+
+
+def report_text(results: dict, fmt: str, *, against: int | None = None) -> str:
+    """Return a finished study's report as CSV ("csv") or Markdown ("md")."""
+    if fmt not in FORMATS:
+        raise ValueError(f"Unknown format {fmt!r}; use {', '.join(FORMATS)}.")
+    study = results.get("study")
+    if study == "table":
+        rows = [row for table in results["tables"] for row in table["rows"]]
+        if fmt == "csv":
+            return report.strategy_csv(rows)
+        parts = [
+            report.strategy_markdown(
+                table["rows"],
+                title=f"Kick-off strategies, {table['bot']} bots",
+                notes=_variant_note(results["variant"])
+                + f" {results['seeds']} seeds a pair ({2 * results['seeds']} games).",
+            )
+            for table in results["tables"]
+        ]
+        return "\n".join(parts)
+    if study == "sweep":
+        sweep = with_baseline(results, against)
+        if fmt == "csv":
+            return report.sweep_csv(sweep)
+        return report.sweep_markdown(sweep)
+    raise ValueError("This batch is not a strategy table or a sweep.")

@@ -1,0 +1,177 @@
+"""What the lab's study pages show (issue #14): the head-to-head matrices, the sweep's heat map
+and its difference column, from a finished batch's results (no ORM, no engine calls)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from play.lab.studies import difference_column
+from play.touchdown.report import FIGURES, figure_text, verdict
+
+STRATEGY_LABELS = {
+    "own": gettext_lazy("the bot's own choice"),
+    "normal": gettext_lazy("always normal"),
+    "random": gettext_lazy("always random"),
+    "adaptive": gettext_lazy("adaptive (measured table)"),
+}
+BOT_LABELS = {"greedy": gettext_lazy("Greedy bots"), "random": gettext_lazy("Random bots")}
+FIGURE_LABELS = {
+    "win_rate": gettext_lazy("Win rate (draw ½)"),
+    "margin": gettext_lazy("Points margin a game"),
+    "random_share": gettext_lazy("Random kick-offs"),
+    "swing_per_random_kick": gettext_lazy("Points per extra random kick"),
+    "onside_swing": gettext_lazy("Onside kick: points swing"),
+    "onside_win_swing": gettext_lazy("Onside kick: win-rate swing"),
+}
+VERDICTS = {
+    "pays": gettext_lazy("pays"),
+    "costs": gettext_lazy("costs"),
+    "unclear": gettext_lazy("unclear"),
+}
+
+
+def team_label(name: str) -> str:
+    """Return "Greedy bots · always random" for a team policy name such as greedy+random."""
+    bot, _sep, strategy = name.partition("+")
+    return f"{BOT_LABELS.get(bot, bot)} · {STRATEGY_LABELS.get(strategy or 'own', strategy)}"
+
+
+def _figure(figures: dict, name: str) -> str:
+    fmt = next(f for n, _label, f in FIGURES if n == name)
+    return figure_text(figures[name], fmt)
+
+
+def _tone(figure: dict, largest: float) -> str:
+    """Return a CSS class for a margin: green where it pays, red where it costs, paler with
+    the size of the margin and when its interval holds 0 (classes: the CSP allows no inline
+    style)."""
+    value = figure.get("value")
+    if value is None or not largest or not value:
+        return "td-tone-0"
+    if verdict(figure) == "unclear":
+        return f"td-tone-{'up' if value > 0 else 'down'}-1"
+    level = 2 + round(2 * min(1.0, abs(value) / largest))  # 2..4: the interval excludes 0
+    return f"td-tone-{'up' if value > 0 else 'down'}-{level}"
+
+
+def table_view(results: dict) -> list[dict]:
+    """Return, per bot strength, the matrix (A's win rate and margin against each B) and the
+    full rows with every figure."""
+    out = []
+    for table in results.get("tables", []):
+        largest = max(
+            (
+                abs(c["figures"]["margin"]["value"] or 0)
+                for row in table["matrix"]
+                for c in row["cells"]
+                if c["figures"]
+            ),
+            default=0,
+        )
+        matrix = [
+            {
+                "a": team_label(row["a"]).split(" · ")[1],
+                "cells": [
+                    None
+                    if c["figures"] is None
+                    else {
+                        "win_rate": _figure(c["figures"], "win_rate"),
+                        "margin": _figure(c["figures"], "margin"),
+                        "style": _tone(c["figures"]["margin"], largest),
+                    }
+                    for c in row["cells"]
+                ],
+            }
+            for row in table["matrix"]
+        ]
+        rows = [
+            {
+                "a": team_label(row["a"]).split(" · ")[1],
+                "b": team_label(row["b"]).split(" · ")[1],
+                "games": row["figures"]["games"]["value"],
+                "figures": [_figure(row["figures"], name) for name, _l, _f in FIGURES],
+            }
+            for row in table["rows"]
+        ]
+        out.append(
+            {
+                "bot": str(BOT_LABELS.get(table["bot"], table["bot"])),
+                "strategies": [team_label(n).split(" · ")[1] for n in table["strategies"]],
+                "matrix": matrix,
+                "rows": rows,
+            }
+        )
+    return out
+
+
+def figure_headers() -> list[str]:
+    return [str(FIGURE_LABELS[name]) for name, _l, _f in FIGURES]
+
+
+def sweep_view(results: dict, against: int | None) -> dict:
+    """Return the heat map (one or two parameters) and the cell list with the difference
+    column against cell `against` (the first cell when None or out of range)."""
+    sweep = results["sweep"]
+    cells = sweep["cells"]
+    error = ""
+    column = difference_column(results, against) if against is not None else None
+    if against is not None and column is None:
+        error = _("There is no cell %(n)s in this sweep; the first cell is used.") % {"n": against}
+    if column is None:
+        against = 0
+        column = [cell["difference"] for cell in cells]
+    largest = max((abs(c["figures"]["margin"]["value"] or 0) for c in cells), default=0)
+    shown = [
+        {
+            "index": cell["index"],
+            "label": cell["label"],
+            "values": cell["values"],
+            "margin": _figure(cell["figures"], "margin"),
+            "win_rate": _figure(cell["figures"], "win_rate"),
+            "swing": _figure(cell["figures"], "swing_per_random_kick"),
+            "onside": _figure(cell["figures"], "onside_swing"),
+            "verdict": str(VERDICTS[verdict(cell["figures"]["margin"])]),
+            "style": _tone(cell["figures"]["margin"], largest),
+            "difference": "—" if diff["value"] is None else figure_text(diff, "{:+.2f}"),
+            "p": "—" if diff["p"] is None else f"{diff['p']:.3f}",
+            "significant": diff["p"] is not None and diff["p"] < 0.05,
+            "is_baseline": cell["index"] == against,
+        }
+        for cell, diff in zip(cells, column, strict=True)
+    ]
+    grid = sweep["grid"]
+    by_values = {tuple(c["values"][name] for name, _ in grid): c for c in shown}
+    if len(grid) == 2:
+        (row_name, row_values), (col_name, col_values) = grid
+    else:
+        (col_name, col_values), row_name, row_values = grid[0], "", [None]
+    heat = {
+        "row_name": row_name,
+        "col_name": col_name,
+        "columns": col_values,
+        "rows": [
+            {
+                "value": rv,
+                "cells": [
+                    by_values.get((rv, cv) if len(grid) == 2 else (cv,)) for cv in col_values
+                ],
+            }
+            for rv in row_values
+        ],
+    }
+    baseline = next((c["label"] for c in shown if c["is_baseline"]), "")
+    return {
+        "heat": heat,
+        "cells": shown,
+        "against": against,
+        "baseline": baseline,
+        "error": error,
+        "a": team_label(sweep["a"]),
+        "b": team_label(sweep["b"]),
+        "names": [name for name, _ in grid],
+    }
+
+
+def bad_cell_message(raw: str) -> str:
+    return _("“%(v)s” is not a cell number; the first cell is used.") % {"v": raw[:20]}

@@ -1,0 +1,55 @@
+"""A designer opens a finished sweep: the heat map's chart draws an interval per cell, and the
+difference column follows the cell chosen in the form (issue #14)."""
+
+from unittest.mock import patch
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import override_settings
+from django.urls import reverse
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from play.simulations import services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def finished_sweep(owner):
+    with (
+        patch("play.simulations.services.queue_chunks"),
+        override_settings(SIMULATION_CHUNK_SIZE={"touchdown": 8}),
+    ):
+        batch = services.lab_batch_create(
+            owner=owner,
+            variants=[{}],
+            runs=4,
+            seed=4,
+            study={"kind": "sweep", "grid": [["onside_rolls", "0,1,2"]]},
+        )
+        for index in range(batch.chunk_count):
+            services.chunk_run(batch_id=batch.pk, index=index)
+    batch.refresh_from_db()
+    return batch
+
+
+def test_the_sweep_page_draws_intervals_and_compares_with_a_chosen_cell(live_server, browser):
+    owner = get_user_model().objects.create_user("sven", password="pw-sweep-1")
+    batch = finished_sweep(owner)
+    assert batch.status == "done"
+    browser.get(live_server.url + reverse("play:batch-shared", args=[batch.share_token]))
+    canvas = browser.find_element(By.CSS_SELECTOR, "canvas[data-chart=td-heat]")
+    WebDriverWait(browser, 20).until(lambda _: canvas.get_attribute("data-intervals"))
+    assert int(canvas.get_attribute("data-intervals")) == 3
+    heat = browser.find_elements(By.CSS_SELECTOR, "table.td-heat td")
+    assert len(heat) == 3 and all("td-tone-" in cell.get_attribute("class") for cell in heat)
+    Select(browser.find_element(By.ID, "td-vs")).select_by_visible_text("onside_rolls=2")
+    old = browser.find_element(By.TAG_NAME, "html")
+    browser.find_element(By.CSS_SELECTOR, "form.td-vs button").click()
+    WebDriverWait(browser, 20).until(lambda _: old != browser.find_element(By.TAG_NAME, "html"))
+    header = browser.find_element(By.CSS_SELECTOR, "table.td-cells thead").text
+    assert "Difference from onside_rolls=2" in header
+    link = browser.find_element(By.PARTIAL_LINK_TEXT, "CSV").get_attribute("href")
+    assert link.endswith(f"/simulations/shared/{batch.share_token}/report.csv?vs=2")
+    problems = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert problems == []  # no CSP violation, no script error
