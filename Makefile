@@ -52,17 +52,24 @@ serve: setup
 	$(PY) manage.py check --deploy --fail-level WARNING; \
 	exec $(PY) manage.py runstack --host $(HOST) --port $(PORT)
 
+# Test processes (pytest-xdist), one per CPU core by default; TEST_WORKERS=0 runs in one process.
+# Each has its own test database, Redis database and Chromium (tests/conftest.py).
+TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+XDIST = -n $(TEST_WORKERS) --dist loadgroup
+
 # The whole suite on PostgreSQL and Redis when they answer (CI always), else SQLite.
 test: setup
 	@source .ci/services.sh && detect_services && \
-	$(PY) -m pytest $(PYTEST_ARGS) && \
+	echo "make test: $(TEST_WORKERS) test processes (TEST_WORKERS)" && \
+	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS) && \
 	echo "make test: the golden logs again on the plain-Python engine path (ENGINE_PLAIN=1)" && \
-	ENGINE_PLAIN=1 $(PY) -m pytest -q tests/play/engine/test_golden.py tests/play/engine/test_speed_paths.py && \
+	ENGINE_PLAIN=1 $(PY) -m pytest $(XDIST) -q tests/play/engine/test_golden.py tests/play/engine/test_speed_paths.py && \
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
 
 # The edit loop: no browser, no slow, no real-worker tests, on SQLite; `make test` stays whole.
 test-fast: setup
-	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -m "not browser and not slow and not workers" $(PYTEST_ARGS)
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST) \
+	  -m "not browser and not slow and not workers" $(PYTEST_ARGS)
 
 lint:
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .

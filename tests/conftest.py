@@ -1,24 +1,156 @@
-"""Shared fixtures: the loaded catalog (once per session), named users, clients, Chromium."""
+"""Shared fixtures: the loaded catalog (once per session), named users, clients, Chromium.
 
+Under pytest-xdist (`make test` runs `-n $(TEST_WORKERS)`) each worker process gets its own
+PostgreSQL test database (pytest-django adds the worker id: test_<name>_gw0, ...), its own Redis
+database number (see `redis_url_of_worker`), its own free port for the private Redis of
+tests/play/test_tasks.py, and its own Chromium session; the production-stack tests
+(tests/test_deploy.py) stay together on one worker, which brings the stack up once.
+"""
+
+import collections
 import os
 import shutil
+import socket
+import urllib.parse
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
 WORKER_FIXTURES = {"workers", "filesystem_broker"}
+# Tests that share one expensive module fixture run on the same xdist worker.
+XDIST_GROUPS = {"tests/test_deploy.py": "production-stack"}
+# CPU-heavy sweeps marked `slow` here: `make test` runs them, `make test-fast` (the edit loop)
+# leaves them out. A module path, or a module path and a test name.
+SLOW = {
+    "tests/play/engine/test_properties.py",
+    "tests/play/engine/test_golden.py",
+    "tests/play/touchdown/test_properties.py",
+    "tests/test_api_schema.py",
+    "tests/test_hostile_input.py",
+    "tests/play/engine/test_pk.py::test_a_million_simulated_shootouts_agree_with_the_exact_odds",
+}
+# Started first under xdist, so the longest tests do not all end up at the end of the run.
+LONG_MARKERS = ("slow", "workers", "browser")
+
+
+def xdist_worker_index() -> int | None:
+    """0, 1, ... in a pytest-xdist worker process; None in a plain (serial) run."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return int(worker[2:]) if worker.startswith("gw") and worker[2:].isdigit() else None
+
+
+def redis_url_of_worker(url: str, index: int) -> str:
+    """The suite's Redis URL with a database number of this worker's own: the numbers above
+    the suite's (db 8 gives workers 9, 10, ...) while they exist (0-15), else those below it.
+    Tests flush their Redis database (broker and stack tests): workers must never share one."""
+    parts = urllib.parse.urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    db = base + 1 + index if base + 1 + index <= 15 else base - 1 - index
+    if db < 0:
+        raise pytest.UsageError(f"no Redis database number left for xdist worker {index}")
+    return urllib.parse.urlunsplit(parts._replace(path=f"/{db}"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _separate_this_xdist_worker() -> None:
+    """Point this worker at its own Redis database and private-Redis port. Django's settings
+    are loaded (by pytest-django) before this conftest, so they are changed in place; the
+    cache and the Celery app read them lazily, at first use, after this."""
+    index = xdist_worker_index()
+    if index is None:
+        return
+    os.environ.setdefault("PRIVATE_REDIS_PORT", str(_free_port()))
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return
+    mine = redis_url_of_worker(url, index)
+    os.environ["REDIS_URL"] = mine
+    from django.conf import settings
+
+    if not settings.configured:  # -p no:django: nothing reads the settings
+        return
+    settings.REDIS_URL = mine
+    settings.CACHES = {
+        alias: {**conf, "LOCATION": mine} if conf.get("LOCATION") == url else conf
+        for alias, conf in settings.CACHES.items()
+    }
+    if getattr(settings, "CELERY_BROKER_URL", "") == url:
+        settings.CELERY_BROKER_URL = mine
+    from django.core.cache import caches
+
+    caches.__dict__.pop("settings", None)  # re-read CACHES, should anything have read it
+    from cardsite.celery import app
+
+    app.conf.broker_url = settings.CELERY_BROKER_URL
+    app._pool = None
+
+
+def _fast_password_hashing() -> None:
+    """MD5 password hashing in tests: creating and logging in users is most of many tests,
+    and PBKDF2's deliberate slowness checks nothing here (the production stack test runs
+    the real settings)."""
+    from django.conf import settings
+
+    if settings.configured:
+        from django.contrib.auth import hashers
+
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+        hashers.get_hashers.cache_clear()
+        hashers.get_hashers_by_algorithm.cache_clear()
+
+
+_separate_this_xdist_worker()
+_fast_password_hashing()
+
+
+def _set_node_id(item, nodeid: str) -> None:
+    try:
+        from _pytest.nodeid import NodeId  # pytest 9
+    except ImportError:
+        item._nodeid = nodeid
+    else:
+        item._id = NodeId.parse(nodeid)
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "workers: starts real Celery worker processes")
 
 
-def pytest_collection_modifyitems(items):
-    """Mark the tests that start real Celery workers, so `make test-fast` can leave them out."""
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests that start real Celery workers, so `make test-fast` can leave them out;
+    give every test its own node id (xdist schedules by id); keep the tests sharing one
+    expensive fixture on one xdist worker; under xdist, start the long tests first (the same
+    order on every worker: xdist checks it)."""
+    ids = collections.Counter(item.nodeid for item in items)
+    grouping = bool(getattr(config.option, "loadgroup", False))  # xdist sets it in workers
     for item in items:
+        if ids[item.nodeid] > 1:  # schemathesis's items under pytest 9: one id for all operations
+            _set_node_id(item, f"{item.parent.nodeid}::{item.name}")
         if WORKER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.workers)
+        module = item.nodeid.split("::")[0]
+        if module in SLOW or f"{module}::{getattr(item, 'originalname', item.name)}" in SLOW:
+            item.add_marker(pytest.mark.slow)
+        group = XDIST_GROUPS.get(item.nodeid.split("::")[0])
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
+            if grouping:
+                # What xdist's loadgroup does, on pytest 9's node ids (xdist 3.8 sets the
+                # attribute pytest 8 had): the "@group" suffix sends the group to one worker.
+                _set_node_id(item, f"{item.nodeid}@{group}")
+    if xdist_worker_index() is not None:
+        counts = collections.Counter(i.nodeid for i in items)
+        same = [nodeid for nodeid, n in counts.items() if n > 1]
+        if same:  # xdist would run only one test of each such id
+            raise pytest.UsageError(f"tests with the same node id: {same}")
+        items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in LONG_MARKERS))
 
 
 @pytest.fixture(scope="session")
@@ -89,39 +221,122 @@ def anon_client():
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+WAIT_POLL_SECONDS = 0.1
 
 
-@pytest.fixture
-def browser(tmp_path):
-    """Headless Debian Chromium driven by Selenium; skipped where Chromium is not installed."""
+class Chromium:
+    """One headless Debian Chromium (driven by Selenium) for all the browser tests of a
+    process: starting it is a few seconds a test. Each test gets it as new: one window of
+    1280x900 on about:blank, no cookies, no stored data, no HTTP cache, no console messages
+    left over; a session that stops answering is replaced."""
+
+    def __init__(self, profile_dir):
+        self.profile_dir = profile_dir
+        self.driver = None
+        self.origins: set[str] = set()
+
+    def start(self):
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+
+        options = webdriver.ChromeOptions()
+        options.binary_location = CHROMIUM
+        for flag in (
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-dev-shm-usage",
+            "--window-size=1280,900",
+            f"--user-data-dir={self.profile_dir}",
+        ):
+            options.add_argument(flag)
+        # Console messages (CSP violations, script errors) readable with driver.get_log("browser").
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+    def fresh(self):
+        """The session, as a newly started Chromium would be."""
+        try:
+            if self.driver is None:
+                raise RuntimeError("not started")
+            self._reset()
+        except Exception:
+            self.quit()
+            self.start()
+            self._reset()
+        return self.driver
+
+    def note_origins(self):
+        """Remember the origins of the open windows, whose stored data the next test clears."""
+        if self.driver is None:
+            return
+        try:
+            for handle in self.driver.window_handles:
+                self.driver.switch_to.window(handle)
+                parts = urllib.parse.urlsplit(self.driver.current_url)
+                if parts.scheme in ("http", "https"):
+                    self.origins.add(f"{parts.scheme}://{parts.netloc}")
+        except Exception:
+            self.quit()  # the next test starts a new one
+
+    def _reset(self):
+        driver = self.driver
+        handles = driver.window_handles
+        for handle in handles[1:]:
+            driver.switch_to.window(handle)
+            driver.close()
+        driver.switch_to.window(handles[0])
+        driver.get("about:blank")
+        driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+        driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+        for origin in sorted(self.origins):
+            driver.execute_cdp_cmd(
+                "Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"}
+            )
+        self.origins.clear()
+        driver.set_window_size(1280, 900)
+        driver.implicitly_wait(0)
+        driver.get_log("browser")  # read, so a test sees only its own messages
+
+    def quit(self):
+        if self.driver is not None:
+            try:
+                self.driver.quit()
+            except Exception:
+                pass
+            self.driver = None
+
+
+@pytest.fixture(scope="session")
+def chromium(tmp_path_factory):
+    """This process's Chromium; skipped where Chromium is not installed (failed on CI)."""
     if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
         if os.environ.get("CI"):
             pytest.fail("CI must have chromium and chromium-driver (.ci/run installs them)")
         pytest.skip("chromium / chromedriver not installed")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.support.wait import WebDriverWait
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,900",
-        f"--user-data-dir={tmp_path / 'chromium-profile'}",
-    ):
-        options.add_argument(flag)
-    # Console messages (CSP violations, script errors) readable with driver.get_log("browser").
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.implicitly_wait(0)
+    # Selenium's waits check every 0.5 s by default: a page swapped in 50 ms would still cost
+    # half a second, hundreds of times in a half played by clicking. Same conditions, same
+    # timeouts, checked every 0.1 s.
+    defaults = WebDriverWait.__init__.__defaults__
+    WebDriverWait.__init__.__defaults__ = (WAIT_POLL_SECONDS, *defaults[1:])
+    session = Chromium(tmp_path_factory.mktemp("chromium-profile"))
+    yield session
+    session.quit()
+    WebDriverWait.__init__.__defaults__ = defaults
+
+
+@pytest.fixture
+def browser(chromium):
+    """Headless Chromium driven by Selenium, as new for each test (see `Chromium`)."""
+    driver = chromium.fresh()
     yield driver
-    driver.quit()
+    chromium.note_origins()
 
 
 @pytest.fixture

@@ -23,6 +23,13 @@ def log_in(browser, live_server, username, password, next_url):
     browser.find_element(By.NAME, "password").send_keys(password)
     browser.find_element(By.CSS_SELECTOR, "form button[type=submit], form input[type=submit]")
     browser.find_element(By.NAME, "password").submit()
+    # A submit does not wait for the next page as a navigation does: wait for it here.
+    WebDriverWait(browser, 20).until(
+        lambda b: (
+            "/accounts/login/" not in b.current_url
+            and b.execute_script("return document.readyState") == "complete"
+        )
+    )
 
 
 def scan_file(tmp_path) -> str:

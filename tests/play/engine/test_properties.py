@@ -119,7 +119,7 @@ def test_hands_hold_exactly_four_after_every_draw_phase(case):
 @pytest.mark.parametrize(
     "edition", [Options(), Options(empty_timing="ends_phase", deck_out="any_draw")]
 )
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(6))  # x 9 policy pairs x 2 editions: 108 matches
 def test_every_edition_ends_conserves_cards_and_validates_over_many_seeds(edition, seed):
     for policies in PAIRS:
         case = {"seed": seed, "deck_a": seed, "deck_b": seed + 77, "policies": policies}

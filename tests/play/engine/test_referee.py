@@ -31,7 +31,7 @@ def rich(log):
     return {"effect", "pk_kick", "goal"} <= kinds and {"corner_kick", "swap"} <= judged
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # found once per process (xdist runs this module in parts)
 def log():
     return find_log(rich)
 
