@@ -26,10 +26,11 @@ def top_first(deck) -> list[str]:
 class EventLog:
     """Appends the events of one match to `events`."""
 
-    __slots__ = ("events", "forced_field")
+    __slots__ = ("events", "forced_field", "_append")
 
     def __init__(self, *, forced_field: bool = True) -> None:
         self.events: list[dict] = []
+        self._append = self.events.append  # one attribute read an event, not two
         # First-edition logs had no `forced` on kick events; replaying one writes none.
         self.forced_field = forced_field
 
@@ -37,7 +38,7 @@ class EventLog:
         return len(self.events)
 
     def half_start(self, half: int, kickoff: str, a, b) -> None:
-        self.events.append(
+        self._append(
             {
                 "type": "half_start",
                 "half": half,
@@ -47,7 +48,7 @@ class EventLog:
         )
 
     def turn_start(self, m, a, b) -> None:
-        self.events.append(
+        self._append(
             {
                 "type": "turn_start",
                 "offense": m.offense,
@@ -55,7 +56,7 @@ class EventLog:
                 "ball": None
                 if m.ball_zone is None
                 else {"zone": m.ball_zone, "arrow": m.ball_arrow},
-                "score": dict(m.score),
+                "score": m.score.copy(),
                 "hands": {"A": list(map(_card_id, a.hand)), "B": list(map(_card_id, b.hand))},
                 "deck_counts": {"A": len(a.deck), "B": len(b.deck)},
                 "half": m.half,
@@ -64,7 +65,7 @@ class EventLog:
         )
 
     def draw(self, m, side: str, drawn, reason: str, deck_count: int) -> None:
-        self.events.append(
+        self._append(
             {
                 "type": "draw",
                 "side": side,
@@ -88,15 +89,11 @@ class EventLog:
         }
         if forced and self.forced_field:
             event["forced"] = True  # R-KICK-3, R-KICK-4: a shot the offense did not choose
-        self.events.append(event)
-
-    def reserve(self) -> int:
-        """Reserve the slot of a timing's `play` event, which comes before its effects."""
-        self.events.append(None)  # type: ignore[arg-type]
-        return len(self.events) - 1
+        self._append(event)
 
     def play(self, at: int, m, side: str, card_ids, player_cards: int, a, b) -> None:
-        self.events[at] = {
+        """Write a timing's `play` event at `at`, the event count before its effects."""
+        event = {
             "type": "play",
             "side": side,
             "timing": m.timing,
@@ -109,9 +106,14 @@ class EventLog:
             "half": m.half,
             "turn": m.turn,
         }
+        events = self.events
+        if len(events) == at:  # no effect wrote anything: the usual case
+            events.append(event)
+        else:  # the `play` event comes before its effects (and their draws)
+            events.insert(at, event)
 
     def effect(self, m, side: str, other: str, card, own, opp) -> None:
-        self.events.append(
+        self._append(
             {
                 "type": "effect",
                 "side": side,
@@ -127,7 +129,7 @@ class EventLog:
         )
 
     def play_end(self, m, reason: str) -> None:
-        self.events.append(
+        self._append(
             {
                 "type": "play_end",
                 "reason": reason,
@@ -138,7 +140,7 @@ class EventLog:
         )
 
     def judge_shot(self, m, shoot: int, defense: int, keeper: int, outcome: str) -> None:
-        self.events.append(
+        self._append(
             {
                 "type": "judge",
                 "kind": "shot",
@@ -152,7 +154,7 @@ class EventLog:
         )
 
     def judge_keep(self, m, offense_keep: int, defense_keep: int, outcome: str) -> None:
-        self.events.append(
+        self._append(
             {
                 "type": "judge",
                 "kind": "keep",
@@ -165,12 +167,12 @@ class EventLog:
         )
 
     def goal(self, m, side: str) -> None:
-        self.events.append(
-            {"type": "goal", "side": side, "score": dict(m.score), "half": m.half, "turn": m.turn}
+        self._append(
+            {"type": "goal", "side": side, "score": m.score.copy(), "half": m.half, "turn": m.turn}
         )
 
     def discard(self, m, side: str, cards) -> None:
-        self.events.append(
+        self._append(
             {
                 "type": "discard",
                 "side": side,
@@ -181,18 +183,18 @@ class EventLog:
         )
 
     def half_end(self, m, side: str | None) -> None:
-        self.events.append(
+        self._append(
             {
                 "type": "half_end",
                 "half": m.half,
                 "reason": "deck_out",
                 "side": side,
-                "score": dict(m.score),
+                "score": m.score.copy(),
             }
         )
 
     def halftime(self, swaps_a, swaps_b) -> None:
-        self.events.append(
+        self._append(
             {
                 "type": "halftime",
                 "swaps": {"A": [list(p) for p in swaps_a], "B": [list(p) for p in swaps_b]},
@@ -200,7 +202,7 @@ class EventLog:
         )
 
     def match_end(self, result: dict) -> None:
-        self.events.append({"type": "match_end", **result})
+        self._append({"type": "match_end", **result})
 
 
 class _NoLog(EventLog):
@@ -217,9 +219,6 @@ class _NoLog(EventLog):
 
     def _nothing(self, *args, **kwargs) -> None:
         return None
-
-    def reserve(self) -> int:
-        return -1
 
     half_start = turn_start = draw = kick = play = effect = play_end = _nothing
     judge_shot = judge_keep = goal = discard = half_end = halftime = match_end = _nothing

@@ -782,8 +782,9 @@ class Match:
         user = self._s[side]
         opponent = user.opponent
         log = self._log
-        logging = self._events is not None
-        at = log.reserve() if logging else -1  # the `play` event comes before its effects
+        events = self._events
+        logging = events is not None
+        at = len(events) if logging else -1  # the `play` event goes here, before its effects
         deck_out = False
         if card_ids:
             hand = user.hand
