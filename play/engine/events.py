@@ -26,11 +26,10 @@ def top_first(deck) -> list[str]:
 class EventLog:
     """Appends the events of one match to `events`."""
 
-    __slots__ = ("events", "forced_field", "_append")
+    __slots__ = ("events", "forced_field")
 
     def __init__(self, *, forced_field: bool = True) -> None:
         self.events: list[dict] = []
-        self._append = self.events.append  # one attribute read an event, not two
         # First-edition logs had no `forced` on kick events; replaying one writes none.
         self.forced_field = forced_field
 
@@ -38,7 +37,7 @@ class EventLog:
         return len(self.events)
 
     def half_start(self, half: int, kickoff: str, a, b) -> None:
-        self._append(
+        self.events.append(
             {
                 "type": "half_start",
                 "half": half,
@@ -48,7 +47,7 @@ class EventLog:
         )
 
     def turn_start(self, m, a, b) -> None:
-        self._append(
+        self.events.append(
             {
                 "type": "turn_start",
                 "offense": m.offense,
@@ -65,7 +64,7 @@ class EventLog:
         )
 
     def draw(self, m, side: str, drawn, reason: str, deck_count: int) -> None:
-        self._append(
+        self.events.append(
             {
                 "type": "draw",
                 "side": side,
@@ -89,7 +88,7 @@ class EventLog:
         }
         if forced and self.forced_field:
             event["forced"] = True  # R-KICK-3, R-KICK-4: a shot the offense did not choose
-        self._append(event)
+        self.events.append(event)
 
     def play(self, at: int, m, side: str, card_ids, player_cards: int, a, b) -> None:
         """Write a timing's `play` event at `at`, the event count before its effects."""
@@ -113,7 +112,7 @@ class EventLog:
             events.insert(at, event)
 
     def effect(self, m, side: str, other: str, card, own, opp) -> None:
-        self._append(
+        self.events.append(
             {
                 "type": "effect",
                 "side": side,
@@ -129,7 +128,7 @@ class EventLog:
         )
 
     def play_end(self, m, reason: str) -> None:
-        self._append(
+        self.events.append(
             {
                 "type": "play_end",
                 "reason": reason,
@@ -140,7 +139,7 @@ class EventLog:
         )
 
     def judge_shot(self, m, shoot: int, defense: int, keeper: int, outcome: str) -> None:
-        self._append(
+        self.events.append(
             {
                 "type": "judge",
                 "kind": "shot",
@@ -154,7 +153,7 @@ class EventLog:
         )
 
     def judge_keep(self, m, offense_keep: int, defense_keep: int, outcome: str) -> None:
-        self._append(
+        self.events.append(
             {
                 "type": "judge",
                 "kind": "keep",
@@ -167,12 +166,12 @@ class EventLog:
         )
 
     def goal(self, m, side: str) -> None:
-        self._append(
+        self.events.append(
             {"type": "goal", "side": side, "score": m.score.copy(), "half": m.half, "turn": m.turn}
         )
 
     def discard(self, m, side: str, cards) -> None:
-        self._append(
+        self.events.append(
             {
                 "type": "discard",
                 "side": side,
@@ -183,7 +182,7 @@ class EventLog:
         )
 
     def half_end(self, m, side: str | None) -> None:
-        self._append(
+        self.events.append(
             {
                 "type": "half_end",
                 "half": m.half,
@@ -194,7 +193,7 @@ class EventLog:
         )
 
     def halftime(self, swaps_a, swaps_b) -> None:
-        self._append(
+        self.events.append(
             {
                 "type": "halftime",
                 "swaps": {"A": [list(p) for p in swaps_a], "B": [list(p) for p in swaps_b]},
@@ -202,7 +201,7 @@ class EventLog:
         )
 
     def match_end(self, result: dict) -> None:
-        self._append({"type": "match_end", **result})
+        self.events.append({"type": "match_end", **result})
 
 
 class _NoLog(EventLog):
