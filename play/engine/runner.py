@@ -7,7 +7,10 @@ still returns the summary counts a batch aggregates.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
+import threading
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 from play.engine.actions import Action, ChooseGoalKick, ChooseShot, HalftimeSwaps, PlayCards
@@ -84,12 +87,50 @@ def play_match(
     rngs = {side: policy_rng(seed, side) for side in SIDES}
     choose = {side: policies[side].choose for side in SIDES}
     apply = match.apply_action
-    while match.decision is not None:
-        side = match.actor
-        apply(choose[side](match, rngs[side]))
-        if match.turn > MAX_TURNS:
-            raise MatchStalled(f"Seed {seed}: no end after {MAX_TURNS} turns in one half.")
-    return outcome_of(match)
+    with collector_paused() if log else nullcontext(False) as paused:
+        while match.decision is not None:
+            side = match.actor
+            apply(choose[side](match, rngs[side]))
+            if match.turn > MAX_TURNS:
+                raise MatchStalled(f"Seed {seed}: no end after {MAX_TURNS} turns in one half.")
+            if paused and gc.get_count()[0] > PAUSED_YOUNG_LIMIT:
+                gc.collect(0)  # a policy making cyclic garbage (search copies): keep it bounded
+        return outcome_of(match)
+
+
+# The cyclic garbage collector and a logged match (docs/performance.md, "Logging cost"): a
+# log is ~900 event dicts and lists that all live to the end of the match, so the collections
+# their allocation triggers mid-match find nothing to free, yet walk them (young generations)
+# and push them into the old one, whose full collections then walk the whole heap. Pausing
+# automatic collection for the match loop alone lets the log be walked at most once, after
+# the match, and not at all when the caller drops it first. The pause is counted (nested
+# matches, threads), so the collector is switched back on only by the last match leaving
+# the pause, and only if it was on when the first one entered; results do not depend on it.
+# Inside the pause, a policy that leaves cyclic garbage behind (the search bot's determinised
+# copies) gets its young generation collected by hand past this many new objects; a logged
+# greedy match stays well below it (none of 300 reached 5,000).
+PAUSED_YOUNG_LIMIT = 10_000
+_pause_lock = threading.Lock()
+_pause_depth = 0
+_pause_restore = False
+
+
+@contextmanager
+def collector_paused():
+    """Pause automatic garbage collection inside the block; leave it as it was afterwards."""
+    global _pause_depth, _pause_restore
+    with _pause_lock:
+        if _pause_depth == 0:
+            _pause_restore = gc.isenabled()
+            gc.disable()
+        _pause_depth += 1
+    try:
+        yield True
+    finally:
+        with _pause_lock:
+            _pause_depth -= 1
+            if _pause_depth == 0 and _pause_restore:
+                gc.enable()
 
 
 def goldfish(

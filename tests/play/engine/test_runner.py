@@ -1,6 +1,7 @@
 """Whole matches: play_match, goldfish, outcomes and replaying logs."""
 
 import dataclasses
+import gc
 import json
 
 import pytest
@@ -155,3 +156,108 @@ def test_a_solo_game_saved_as_seed_and_actions_reloads():
 def test_policy_randomness_is_derived_from_the_seed_and_side():
     assert policy_rng(5, "A").random() == policy_rng(5, "A").random()
     assert policy_rng(5, "A").random() != policy_rng(5, "B").random()
+
+
+class _Watching:
+    """A greedy policy that records whether automatic collection was on at each decision."""
+
+    def __init__(self, inner=None):
+        from play.engine.policies import get_policy
+
+        self.greedy = get_policy("greedy")
+        self.name = "greedy"
+        self.seen = set()
+        self.inner = inner  # a match to play inside the first decision (nesting)
+
+    def choose(self, state, rng):
+        self.seen.add(gc.isenabled())
+        if self.inner is not None:
+            inner, self.inner = self.inner, None
+            inner()
+            self.seen.add(gc.isenabled())  # the inner match's end must not switch it back on
+        return self.greedy.choose(state, rng)
+
+
+@pytest.fixture
+def collector_on():
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    if not was:
+        gc.disable()
+
+
+def test_a_logged_match_pauses_the_collector_and_switches_it_back_on(collector_on):
+    watch = _Watching()
+    outcome = play_match(DECK_A, DECK_B, policy_a=watch, policy_b="greedy", seed=3)
+    assert watch.seen == {False}
+    assert gc.isenabled()
+    check_log(outcome.log)  # the goldens and test_speed_paths compare logs byte for byte
+
+
+def test_a_match_without_a_log_leaves_the_collector_alone(collector_on):
+    watch = _Watching()
+    play_match(DECK_A, DECK_B, policy_a=watch, policy_b="greedy", seed=3, log=False)
+    assert watch.seen == {True}
+
+
+def test_a_collector_switched_off_before_the_match_stays_off():
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        play_match(DECK_A, DECK_B, policy_a="greedy", policy_b="greedy", seed=3)
+        assert not gc.isenabled()
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_nested_matches_switch_the_collector_back_on_only_at_the_outer_end(collector_on):
+    inner = _Watching()
+    outer = _Watching(
+        inner=lambda: play_match(DECK_B, DECK_A, policy_a=inner, policy_b="greedy", seed=4)
+    )
+    play_match(DECK_A, DECK_B, policy_a=outer, policy_b="greedy", seed=3)
+    assert outer.seen == {False} and inner.seen == {False}
+    assert gc.isenabled()
+
+
+def test_a_match_that_raises_still_switches_the_collector_back_on(collector_on):
+    class Broken:
+        name = "broken"
+
+        def choose(self, state, rng):
+            raise RuntimeError("policy failed")
+
+    with pytest.raises(RuntimeError, match="policy failed"):
+        play_match(DECK_A, DECK_B, policy_a=Broken(), policy_b="greedy", seed=3)
+    assert gc.isenabled()
+
+
+def test_the_paused_collector_still_frees_a_policys_cyclic_garbage(collector_on, monkeypatch):
+    # A policy leaving a reference cycle behind at every decision: inside the pause the young
+    # generation is collected by hand past PAUSED_YOUNG_LIMIT, so the garbage stays bounded.
+    import weakref
+
+    import play.engine.runner as runner
+
+    monkeypatch.setattr(runner, "PAUSED_YOUNG_LIMIT", 2_000)
+    made = []
+    most_alive = 0
+
+    class Node:
+        pass
+
+    class Cyclic(_Watching):
+        def choose(self, state, rng):
+            nonlocal most_alive
+            a, b = Node(), Node()
+            a.other, b.other = b, a
+            a.pad = [[] for _ in range(50)]
+            made.append(weakref.ref(a))
+            most_alive = max(most_alive, sum(ref() is not None for ref in made))
+            return super().choose(state, rng)
+
+    play_match(DECK_A, DECK_B, policy_a=Cyclic(), policy_b="greedy", seed=3)
+    assert len(made) > 100
+    assert most_alive < 100  # about 2,000 / 52 objects a decision, never all of them
