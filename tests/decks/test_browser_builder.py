@@ -20,6 +20,16 @@ PLAYERS = "set:BS team:urawa kind:player"
 KEEPER = "set:BS team:urawa kind:goalkeeper"
 
 
+def read(browser, selector: str, prop: str = "textContent") -> str:
+    """Return an element's property, read in one step (an htmx swap can replace it between a
+    find and a read, which Selenium reports as a stale element)."""
+    return browser.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? String(e[arguments[1]]) : null",
+        selector,
+        prop,
+    )
+
+
 def counter(browser, name: str) -> str:
     """Return a counter's text, read in one step (htmx swaps the counters on every change)."""
     return browser.execute_script(
@@ -62,19 +72,17 @@ def test_building_a_legal_deck_from_scratch_in_the_browser(live_server, browser,
             button.click()
     wait.until(lambda b: counter(b, "cards") == "60/60")
     wait.until(lambda b: counter(b, "persons") == "10/10")
-    assert "bad" in browser.find_element(
-        By.CSS_SELECTOR, '[data-counter="goalkeeper"]'
-    ).get_attribute("class")
-    assert "R-DECK-4" in browser.find_element(By.ID, "builder-problems").text
+    wait.until(lambda b: "bad" in read(b, '[data-counter="goalkeeper"]', "className"))
+    wait.until(lambda b: "R-DECK-4" in read(b, "#builder-problems"))
 
     # The keyboard: a query and Enter make the first result (the club's keeper) the goalkeeper.
     box = search(browser, wait, KEEPER)
     box.send_keys(Keys.ENTER)
     wait.until(lambda b: counter(b, "goalkeeper") == "✓")
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#builder-counters .badge.legal")))
-    assert "No problems" in browser.find_element(By.ID, "builder-problems").text
-    assert browser.find_element(By.ID, "goalkeeper-picker").get_attribute("value") == "BS-053"
-    assert not browser.find_element(By.ID, "dirty-note").get_attribute("hidden")
+    wait.until(lambda b: "No problems" in read(b, "#builder-problems"))
+    assert read(browser, "#goalkeeper-picker", "value") == "BS-053"
+    assert read(browser, "#dirty-note", "hidden") == "false"
     browser.save_screenshot(os.path.join(screenshot_dir, "deck-builder.png"))
 
     browser.set_window_size(390, 844)
