@@ -261,3 +261,43 @@ def test_the_paused_collector_still_frees_a_policys_cyclic_garbage(collector_on,
     play_match(DECK_A, DECK_B, policy_a=Cyclic(), policy_b="greedy", seed=3)
     assert len(made) > 100
     assert most_alive < 100  # about 2,000 / 52 objects a decision, never all of them
+
+
+def test_overlapping_matches_in_two_threads_leave_the_collector_on(collector_on):
+    # First in, first out: A enters, B enters, A leaves while B plays on, B leaves. A pause that
+    # only remembered "was it on?" would let A switch it on under B, and B switch it off for good.
+    import threading
+
+    a_inside, b_inside, a_done = threading.Event(), threading.Event(), threading.Event()
+    seen_by_b_after_a = []
+
+    class First(_Watching):
+        def choose(self, state, rng):
+            if not a_inside.is_set():
+                a_inside.set()
+                assert b_inside.wait(30)
+            return super().choose(state, rng)
+
+    class Second(_Watching):
+        def choose(self, state, rng):
+            if not b_inside.is_set():
+                b_inside.set()
+                assert a_done.wait(30)
+                seen_by_b_after_a.append(gc.isenabled())
+            return super().choose(state, rng)
+
+    def first():
+        play_match(DECK_A, DECK_B, policy_a=First(), policy_b="greedy", seed=3)
+        a_done.set()
+
+    def second():
+        assert a_inside.wait(30)
+        play_match(DECK_B, DECK_A, policy_a=Second(), policy_b="greedy", seed=4)
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert seen_by_b_after_a == [False]  # still paused for B after A's match ended
+    assert gc.isenabled()
