@@ -20,6 +20,7 @@ from play.engine import play_match
 from play.engine.testing import sample_side_deck
 from play.models import MatchLog, SoloGame
 from play.solo import services as solo
+from tests.browser_waits import page_replaced
 from tests.play.solo.helpers import play_to_full_time
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -60,7 +61,7 @@ def act(browser, wait, click):
     """Click, then wait until htmx has swapped in a new game region."""
     old = region(browser)
     click()
-    wait.until(EC.staleness_of(old))
+    wait.until(page_replaced(old))
     wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
 
 
@@ -70,7 +71,7 @@ def skip_bot_step(browser, wait, old):
         old.find_element(By.CSS_SELECTOR, '[data-action="skip"]').click()
     except (StaleElementReferenceException, NoSuchElementException):
         pass  # the region was swapped by the bot's timed move before the click
-    wait.until(EC.staleness_of(old))
+    wait.until(page_replaced(old))
     wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
 
 
@@ -161,7 +162,7 @@ def test_playing_a_goldfish_half_by_clicking_legal_actions(live_server, browser,
             continue
         if not state.endswith(":mine"):
             if not seen_auto_bot_step:  # let the pause run out once: the bot moves by itself
-                wait.until(EC.staleness_of(shown))
+                wait.until(page_replaced(shown))
                 wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
                 seen_auto_bot_step = True
             else:
@@ -319,7 +320,7 @@ def press_and_wait(browser, wait, *keys):
     """Press keys that make a move, then wait for the new game region."""
     old = region(browser)
     press(browser, *keys)
-    wait.until(EC.staleness_of(old))
+    wait.until(page_replaced(old))
     wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
 
 
@@ -369,7 +370,7 @@ def test_playing_a_goldfish_half_with_the_keyboard_only(live_server, browser, sc
             break
         if not state.endswith(":mine"):
             press(browser, " ")  # skip to my decision (the goldfish's own timer may move first)
-            wait.until(EC.staleness_of(old))
+            wait.until(page_replaced(old))
             wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
             continue
         kinds.add(state)
