@@ -633,13 +633,18 @@ def _filename(deck: Deck, ext: str) -> str:
     return f"{slugify(deck.name) or 'deck'}-{deck.slug}.{ext}"
 
 
+def _export(request, deck: Deck, response, ext: str):
+    """Return an export response, as an attachment named after the deck when ?download is set."""
+    if "download" in request.GET:
+        response["Content-Disposition"] = f'attachment; filename="{_filename(deck, ext)}"'
+    return response
+
+
 @require_GET
 def deck_export_text(request, slug):
     deck = deck_for_viewer(slug=slug, user=request.user)
     response = HttpResponse(deck_as_text(deck), content_type="text/plain; charset=utf-8")
-    if "download" in request.GET:
-        response["Content-Disposition"] = f'attachment; filename="{_filename(deck, "txt")}"'
-    return response
+    return _export(request, deck, response, "txt")
 
 
 @require_GET
@@ -648,9 +653,7 @@ def deck_export_json(request, slug):
     response = JsonResponse(
         deck_as_json(deck), json_dumps_params={"ensure_ascii": False, "indent": 1}
     )
-    if "download" in request.GET:
-        response["Content-Disposition"] = f'attachment; filename="{_filename(deck, "json")}"'
-    return response
+    return _export(request, deck, response, "json")
 
 
 @require_GET
@@ -660,18 +663,14 @@ def deck_export_markdown(request, slug):
     response = HttpResponse(
         deck_as_markdown(deck, url=url), content_type="text/plain; charset=utf-8"
     )
-    if "download" in request.GET:
-        response["Content-Disposition"] = f'attachment; filename="{_filename(deck, "md")}"'
-    return response
+    return _export(request, deck, response, "md")
 
 
 @require_GET
 def deck_export_names(request, slug):
     deck = deck_for_viewer(slug=slug, user=request.user)
     response = HttpResponse(deck_as_name_list(deck), content_type="text/plain; charset=utf-8")
-    if "download" in request.GET:
-        response["Content-Disposition"] = f'attachment; filename="{_filename(deck, "names.txt")}"'
-    return response
+    return _export(request, deck, response, "names.txt")
 
 
 @require_GET
