@@ -36,11 +36,20 @@ def build_dir() -> Path:
     return ROOT / "var" / "engine-build" / tag
 
 
+def _sources() -> list[Path]:
+    """Return the files a build is made from: each module's `.py` and, where there is one, its
+    augmenting `.pxd` (Cython declarations only: types for the compiled path, never rules)."""
+    files = []
+    for name in MODULES:
+        files.append(ENGINE_DIR / f"{name}.py")
+        pxd = ENGINE_DIR / f"{name}.pxd"
+        if pxd.exists():
+            files.append(pxd)
+    return files
+
+
 def _digests() -> dict[str, str]:
-    return {
-        name: hashlib.sha256((ENGINE_DIR / f"{name}.py").read_bytes()).hexdigest()
-        for name in MODULES
-    }
+    return {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in _sources()}
 
 
 def _stamp() -> dict | None:
@@ -117,9 +126,10 @@ def build(*, force: bool = False) -> int:
     (package / "__init__.py").write_text("")
     digests = _digests()
     sources = []
-    for name in MODULES:  # compile copies, so the module names come out as play.engine.*
-        shutil.copyfile(ENGINE_DIR / f"{name}.py", package / f"{name}.py")
-        sources.append(str(package / f"{name}.py"))
+    for path in _sources():  # compile copies, so the module names come out as play.engine.*
+        shutil.copyfile(path, package / path.name)
+        if path.suffix == ".py":
+            sources.append(str(package / path.name))
     print(f"engine: compiling {len(MODULES)} modules with Cython (about a minute)...")
     cwd = os.getcwd()
     os.chdir(target)
@@ -144,7 +154,8 @@ def build(*, force: bool = False) -> int:
         return 0
     finally:
         os.chdir(cwd)
-    for leftover in [*package.glob("*.py"), *package.glob("*.c"), target / "tmp", target / "build"]:
+    leftovers = [*package.glob("*.py"), *package.glob("*.pxd"), *package.glob("*.c")]
+    for leftover in [*leftovers, target / "tmp", target / "build"]:
         if leftover.name != "__init__.py":
             shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
     (package / "__init__.py").unlink()  # the real package's __init__ runs, not this one
