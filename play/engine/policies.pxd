@@ -19,6 +19,8 @@ cdef class _Facts:
     cdef public _Entry keep_entry, shoot_entry, defense_entry
 
 
+cpdef object _play(object side, tuple card_ids)
+
 cpdef _Facts _card_facts(object card)
 
 @cython.locals(i=Py_ssize_t, j=Py_ssize_t, entry=_Entry, before=_Entry)
