@@ -271,7 +271,8 @@ def _candidates(
         _sort_events(events)
     if len(players) > 1:
         _sort_players(players)
-        del players[_MAX_CANDIDATE_PLAYERS:]
+        if len(players) > _MAX_CANDIDATE_PLAYERS:
+            del players[_MAX_CANDIDATE_PLAYERS:]
     return players, events
 
 
