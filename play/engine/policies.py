@@ -329,7 +329,8 @@ def _search(
     top = budget if budget < count else count
     reach = 0
     for i in range(top):
-        reach += players[i].gain
+        entry = players[i]
+        reach += entry.gain
     for entry in events:
         reach += entry.gain
     if reach < need:
