@@ -112,9 +112,9 @@ class CardSerializer(serializers.ModelSerializer):
 MAX_PAGE = 10_000  # beyond every catalog; keeps OFFSET (and the statement cache) bounded
 
 
-# The clause the database writes into `effect_text` (selectors._CARD_JSON), PostgreSQL's
-# `"key" : "value"` or SQLite's `"key":"value"`. Inside a JSON string every quote is escaped,
-# so a card's text can never look like this.
+# The clause stored in `effect_text` (Card.api_tail, migration 0008: compact `"key":"value"`
+# on both databases). Inside a JSON string every quote is escaped, so a card's text can never
+# look like this.
 _EFFECT_CLAUSE = re.compile(r'"effect_text" ?: ?"([^"\\]*)"')
 
 

@@ -166,6 +166,10 @@ class Card(models.Model):
     search_text = models.TextField(editable=False, default="")
     search_grams = models.JSONField(editable=False, default=list)
     catalog_order = models.PositiveIntegerField(editable=False, default=0)
+    # The card's JSON in the card list API, before and after its team (joined live): written
+    # by a database trigger on every insert and update, whatever the path (migration 0008).
+    api_head = models.TextField(editable=False, default="")
+    api_tail = models.TextField(editable=False, default="")
 
     class Meta:
         ordering = ["card_set__display_order", "number"]

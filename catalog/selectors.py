@@ -35,65 +35,39 @@ def card_search(*, query: str, user=None) -> QuerySet[Card]:
 
 def card_search_parsed(*, parsed: ParsedQuery) -> QuerySet[Card]:
     """Return the cards of an already parsed query (for pages that also show its description)."""
-    # The search columns are for the database only: decoding each card's JSON list of grams
-    # was a large part of rendering a page of results.
+    # The search columns (and the API's stored JSON) are for the database only: decoding each
+    # card's JSON list of grams was a large part of rendering a page of results.
     return (
         Card.objects.filter(parsed.q)
         .select_related("card_set", "team")
-        .defer("search_text", "search_grams")
+        .defer("search_text", "search_grams", "api_head", "api_tail")
         .order_by(*parsed.ordering())
     )
 
 
-# The columns of one card in the card list API, in the order of CARD_JSON below.
-CARD_LIST_COLUMNS = (
-    "id",
-    "name",
-    "name_ja",
-    "name_kana",
-    "card_set_id",
-    "number",
-    "kind",
-    "position",
-    "person",
-    "team_id",
-    "team__name",
-    "team__name_ja",
-    "shoot",
-    "keep",
-    "defense",
-    "effect",
-    "rarity",
-    "is_sample",
-    "source",
-)
+# The columns of one card in the card list API, in the order of _CARD_JSON below: the card's
+# stored JSON around its team (Card.api_head/api_tail, models.api_json_parts) and the team.
+CARD_LIST_COLUMNS = ("api_head", "team_id", "team__name", "team__name_ja", "api_tail")
 _C = {name: f"c{i}" for i, name in enumerate(CARD_LIST_COLUMNS)}
-# One card as the API shows it (CardSerializer's fields and order), built by the database:
-# decoding 50 × 19 values into Python and encoding them again as JSON was most of what an
-# uncached search cost after the ORM had gone (docs/performance.md). `effect_text` carries the
-# clause here; `card_list_json` replaces it with the words in both languages.
-_CARD_JSON = (
-    "{obj}('id', c0, 'name', c1, 'name_ja', c2, 'name_kana', c3, 'set', c4, 'number', c5, "
-    "'kind', c6, 'position', NULLIF(c7, ''), 'person', NULLIF(c8, ''), "
-    "'team', CASE WHEN c9 IS NULL THEN NULL ELSE {obj}('code', c9, 'name', c10, 'name_ja', c11) "
-    "END, 'shoot', c12, 'keep', c13, 'defense', c14, 'effect', NULLIF(c15, ''), "
-    "'effect_text', NULLIF(c15, ''), 'rarity', c16, 'is_sample', {sample}, "
-    "'status', CASE WHEN c17 THEN 'sample' ELSE 'real' END, 'source', c18)"
-)
+# One card as the API shows it (CardSerializer's fields and order). Decoding 50 × 19 values
+# into Python and encoding them again was most of an uncached search after the ORM had gone;
+# building the 50 objects with json_build_object then was most of PostgreSQL's share, so the
+# card's own part is stored and only the team's object is built per request (it is joined
+# live). `effect_text` carries the clause here; `card_list_json` puts the words in.
+_CARD_JSON = "c0 || CASE WHEN c1 IS NULL THEN 'null' ELSE {team} END || c4"
 _VENDOR_JSON = {
-    "postgresql": ("json_build_object", "c17", "string_agg({card}::text, ',')"),
-    "sqlite": (
-        "json_object",
-        "CASE WHEN c17 THEN json('true') ELSE json('false') END",
-        "group_concat({card}, ',')",
+    "postgresql": (
+        "json_build_object('code', c1, 'name', c2, 'name_ja', c3)::text",
+        "string_agg({card}, ',')",
     ),
+    "sqlite": ("json_object('code', c1, 'name', c2, 'name_ja', c3)", "group_concat({card}, ',')"),
 }
 
 
 def _page_statement(vendor: str, page_sql: str, count_sql: str) -> str:
     """Return one statement answering (match count, the page's cards as JSON objects)."""
-    obj, sample, aggregate = _VENDOR_JSON[vendor]
-    card = _CARD_JSON.format(obj=obj, sample=sample)
+    team, aggregate = _VENDOR_JSON[vendor]
+    card = _CARD_JSON.format(team=team)
     columns = ", ".join(_C.values())
     # Counting in the same statement costs one round trip, not two; when the page is short
     # there are fewer than `limit` matches to count. The page's ORDER BY … LIMIT inside the
