@@ -40,34 +40,29 @@ def card_search_parsed(*, parsed: ParsedQuery) -> QuerySet[Card]:
     return (
         Card.objects.filter(parsed.q)
         .select_related("card_set", "team")
-        .defer("search_text", "search_grams", "api_head", "api_tail")
+        .defer("search_text", "search_grams", "api_head", "api_tail", "team__api_json")
         .order_by(*parsed.ordering())
     )
 
 
 # The columns of one card in the card list API, in the order of _CARD_JSON below: the card's
-# stored JSON around its team (Card.api_head/api_tail, models.api_json_parts) and the team.
-CARD_LIST_COLUMNS = ("api_head", "team_id", "team__name", "team__name_ja", "api_tail")
+# stored JSON around its team and the team's (Card.api_head/api_tail, Team.api_json, written by
+# database triggers, migration 0008).
+CARD_LIST_COLUMNS = ("api_head", "team__api_json", "api_tail")
 _C = {name: f"c{i}" for i, name in enumerate(CARD_LIST_COLUMNS)}
 # One card as the API shows it (CardSerializer's fields and order). Decoding 50 × 19 values
 # into Python and encoding them again was most of an uncached search after the ORM had gone;
 # building the 50 objects with json_build_object then was most of PostgreSQL's share, so the
-# card's own part is stored and only the team's object is built per request (it is joined
-# live). `effect_text` carries the clause here; `card_list_json` puts the words in.
-_CARD_JSON = "c0 || CASE WHEN c1 IS NULL THEN 'null' ELSE {team} END || c4"
-_VENDOR_JSON = {
-    "postgresql": (
-        "json_build_object('code', c1, 'name', c2, 'name_ja', c3)::text",
-        "string_agg({card}, ',')",
-    ),
-    "sqlite": ("json_object('code', c1, 'name', c2, 'name_ja', c3)", "group_concat({card}, ',')"),
-}
+# JSON is stored and a page is text joined by the database (docs/performance.md). The team is
+# joined live, so a renamed team needs no card rewritten. `effect_text` carries the clause
+# here; `card_list_json` puts the words in.
+_CARD_JSON = "c0 || COALESCE(c1, 'null') || c2"
+_AGGREGATE = {"postgresql": "string_agg({card}, ',')", "sqlite": "group_concat({card}, ',')"}
 
 
 def _page_statement(vendor: str, page_sql: str, count_sql: str) -> str:
     """Return one statement answering (match count, the page's cards as JSON objects)."""
-    team, aggregate = _VENDOR_JSON[vendor]
-    card = _CARD_JSON.format(team=team)
+    aggregate = _AGGREGATE[vendor]
     columns = ", ".join(_C.values())
     # Counting in the same statement costs one round trip, not two; when the page is short
     # there are fewer than `limit` matches to count. The page's ORDER BY … LIMIT inside the
@@ -75,7 +70,7 @@ def _page_statement(vendor: str, page_sql: str, count_sql: str) -> str:
     return (
         f"WITH page({columns}) AS ({page_sql}) "
         f"SELECT (SELECT COUNT(*) FROM ({count_sql}) AS matches), "
-        f"(SELECT {aggregate.format(card=card)} FROM page)"
+        f"(SELECT {aggregate.format(card=_CARD_JSON)} FROM page)"
     )
 
 

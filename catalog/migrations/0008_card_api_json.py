@@ -1,9 +1,9 @@
-"""Card.api_head / api_tail: the card's JSON in the card list API, stored around its team.
+"""Card.api_head / api_tail, Team.api_json: the card list API's JSON, stored.
 
 A search page was 50 JSON objects built per request (json_build_object of 19 fields), most
 of PostgreSQL's share of an uncached search (docs/performance.md). The card's own part is now
-stored, and only the team's object is built per request, from the joined team, so a renamed
-team needs no card rewritten. A trigger writes both columns on every insert and update,
+stored around its team and the team's object on the team (joined per request, so a renamed
+team needs no card rewritten). Triggers write the columns on every insert and update,
 whatever the path (save, bulk writes, QuerySet.update, raw SQL), so they cannot go stale;
 `head + team + tail` is the card exactly as CardSerializer shows it, `effect_text` still the
 clause (catalog.api puts the words in).
@@ -56,6 +56,7 @@ _PG_TAIL = _pg_json(
     ("status", "CASE WHEN NEW.is_sample THEN '\"sample\"' ELSE '\"real\"' END"),
     ("source", _text("source")),
 )
+_PG_TEAM = _pg_json(("code", _text("code")), ("name", _text("name")), ("name_ja", _text("name_ja")))
 # The write, not the read, pays for the JSON, so it is written compactly here.
 POSTGRESQL = f"""
 CREATE FUNCTION catalog_card_api_json() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -67,11 +68,22 @@ END
 $$;
 CREATE TRIGGER card_api_json BEFORE INSERT OR UPDATE ON catalog_card
     FOR EACH ROW EXECUTE FUNCTION catalog_card_api_json();
+CREATE FUNCTION catalog_team_api_json() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    NEW.api_json := '{{' || {_PG_TEAM} || '}}';
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER team_api_json BEFORE INSERT OR UPDATE ON catalog_team
+    FOR EACH ROW EXECUTE FUNCTION catalog_team_api_json();
 UPDATE catalog_card SET api_head = '';
+UPDATE catalog_team SET api_json = '';
 """
 POSTGRESQL_DROP = """
-DROP TRIGGER card_api_json ON catalog_card;
-DROP FUNCTION catalog_card_api_json();
+DROP TRIGGER IF EXISTS card_api_json ON catalog_card;
+DROP FUNCTION IF EXISTS catalog_card_api_json();
+DROP TRIGGER IF EXISTS team_api_json ON catalog_team;
+DROP FUNCTION IF EXISTS catalog_team_api_json();
 """
 
 _SQLITE_SET = (
@@ -82,14 +94,25 @@ _SQLITE_SET = (
     + _FIELDS_TAIL.format(sample="CASE WHEN NEW.is_sample THEN json('true') ELSE json('false') END")
     + "), 2) WHERE id = NEW.id;"
 )
+_SQLITE_TEAM = (
+    "UPDATE catalog_team SET api_json = json_object('code', NEW.code, 'name', NEW.name, "
+    "'name_ja', NEW.name_ja) WHERE code = NEW.code;"
+)
 # SQLite triggers cannot change NEW; an AFTER trigger updates the row (recursive triggers are
 # off, so that update does not fire the update trigger again).
 SQLITE = [
     f"CREATE TRIGGER card_api_json_insert AFTER INSERT ON catalog_card BEGIN {_SQLITE_SET} END",
     f"CREATE TRIGGER card_api_json_update AFTER UPDATE ON catalog_card BEGIN {_SQLITE_SET} END",
+    f"CREATE TRIGGER team_api_json_insert AFTER INSERT ON catalog_team BEGIN {_SQLITE_TEAM} END",
+    f"CREATE TRIGGER team_api_json_update AFTER UPDATE ON catalog_team BEGIN {_SQLITE_TEAM} END",
     "UPDATE catalog_card SET api_head = ''",
+    "UPDATE catalog_team SET api_json = ''",
 ]
-SQLITE_DROP = ["DROP TRIGGER card_api_json_insert", "DROP TRIGGER card_api_json_update"]
+SQLITE_DROP = [
+    f"DROP TRIGGER IF EXISTS {table}_api_json_{event}"
+    for table in ("card", "team")
+    for event in ("insert", "update")
+]
 
 
 def forwards(apps, schema_editor):
@@ -118,6 +141,11 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="card",
             name="api_tail",
+            field=models.TextField(default="", editable=False),
+        ),
+        migrations.AddField(
+            model_name="team",
+            name="api_json",
             field=models.TextField(default="", editable=False),
         ),
         migrations.RunPython(forwards, backwards),
