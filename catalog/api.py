@@ -115,16 +115,16 @@ MAX_PAGE = 10_000  # beyond every catalog; keeps OFFSET (and the statement cache
 # The clause stored in `effect_text` (Card.api_tail, migration 0008: compact `"key":"value"`
 # on both databases). Inside a JSON string every quote is escaped, so a card's text can never
 # look like this.
-_EFFECT_CLAUSE = re.compile(r'"effect_text" ?: ?"([^"\\]*)"')
+_EFFECT_CLAUSE = re.compile(rb'"effect_text" ?: ?"([^"\\]*)"')
 
 
 @lru_cache(maxsize=2048)
-def _effect_text_json(clause: str) -> str:
-    return '"effect_text":' + _json(effect_texts(clause)).decode()
+def _effect_text_json(clause: bytes) -> bytes:
+    return b'"effect_text":' + _json(effect_texts(clause.decode()))
 
 
-def _with_effect_words(cards: str) -> str:
-    if '"effect_text":"' not in cards:  # no event on the page: nothing to replace
+def _with_effect_words(cards: bytes) -> bytes:
+    if b'"effect_text":"' not in cards:  # no event on the page: nothing to replace
         return cards
     return _EFFECT_CLAUSE.sub(lambda match: _effect_text_json(match[1]), cards)
 
@@ -232,7 +232,7 @@ def card_list_json(*, url: str, params, user=None) -> bytes:
     if not cards and number > 1:
         raise InvalidPage
     links = _page_links(url, number, number * limit < total)
-    return b'{"count":%d,%s,"results":[%s]}' % (total, links, _with_effect_words(cards).encode())
+    return b'{"count":%d,%s,"results":[%s]}' % (total, links, _with_effect_words(cards))
 
 
 @lru_cache(maxsize=512)

@@ -254,3 +254,52 @@ def test_the_card_list_count_is_exact_on_every_page(client, settings, query, pag
         assert total % 50 and total > 50  # a short page after full ones
     assert len(data["results"]) == max(0, min(50, total - (page - 1) * 50))
     assert (data["next"] is None) == (page * 50 >= total)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_search_through_libpq_answers_as_the_cursor_does(client, settings):
+    """On PostgreSQL a search prepared on the connection runs straight through libpq outside
+    transactions (catalog.selectors._execute_prepared); it gives the cursor's answer, sees
+    a change at once, and its errors are Django's database errors."""
+    from django.db import DatabaseError
+
+    from catalog import selectors
+    from catalog.models import Card
+
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    settings.SEARCH_CACHE = False
+    taken = []
+    original = selectors._execute_prepared
+
+    def spy(statement):
+        done = original(statement)
+        taken.append(done is not None)
+        return done
+
+    selectors._execute_prepared = spy
+    selectors._STATEMENTS.clear()  # and what earlier tests prepared on this connection
+    selectors._PREPARED.clear()
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    try:
+        for query in ["pos:MF", "zzqx", "set:BS kind:event"]:
+            answers = [client.get("/api/cards/", {"q": query}).json() for _ in range(3)]
+            assert answers[0] == answers[1] == answers[2]  # literal, prepared, libpq
+            with CaptureQueriesContext(connection):  # logged: through the cursor
+                assert client.get("/api/cards/", {"q": query}).json() == answers[0]
+        assert taken == [False, False, True, False] * 3
+        card_id = answers[0]["results"][0]["id"]
+        Card.objects.filter(id=card_id).update(rarity="XR")
+        assert (
+            client.get("/api/cards/", {"q": "set:BS kind:event"}).json()["results"][0]["rarity"]
+            == "XR"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("DEALLOCATE ALL")  # the server forgot them behind our back
+        with pytest.raises(DatabaseError):
+            selectors.card_search_page(query="pos:MF", offset=0, limit=50)
+        assert connection.is_usable()
+    finally:
+        selectors._execute_prepared = original
+        selectors._PREPARED.clear()
