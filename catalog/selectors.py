@@ -177,6 +177,7 @@ def _execute_prepared(statement: SearchStatement) -> tuple[int, bytes] | None:
     db = connections[DEFAULT_DB_ALIAS]
     if db.queries_logged or db.execute_wrappers or db.in_atomic_block:
         return None
+    db.close_if_health_check_failed()  # as the cursor does before it connects
     db.ensure_connection()
     raw = db.connection
     prepared = _PREPARED.get(raw)
