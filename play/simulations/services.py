@@ -10,12 +10,14 @@ done by a conditional UPDATE when no chunk is left unfinished.
 from __future__ import annotations
 
 import logging
+import os
 import random
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -321,15 +323,30 @@ def _chunk_message_batch(raw: bytes) -> int | None:
 
 
 def purge_batch_messages(batch_id: int) -> int:
-    """Remove the batch's chunk messages waiting in the Redis chunk queue; return how many.
+    """Remove the batch's chunk messages waiting in the broker; return how many.
 
-    Only the Redis broker can be searched; with another broker (the filesystem one of `make
-    run`) nothing is removed and the window's few messages are skipped when delivered.
+    Redis: the chunk queue's lists are searched and the batch's messages removed (`LREM`).
+    The filesystem broker of `make run`: each waiting message is a file in its queue folder,
+    read and removed. A message a worker takes at the same moment is delivered and skipped
+    (its batch is no longer active); another broker removes nothing, and the window's few
+    messages are skipped the same way when delivered.
     """
     from celery import current_app as app
 
-    if not str(app.conf.broker_url or "").startswith(("redis://", "rediss://")):
+    broker_url = str(app.conf.broker_url or "")
+    if broker_url.startswith(("redis://", "rediss://")):
+        removed = _purge_redis(app, batch_id)
+    elif broker_url.startswith("filesystem://"):
+        removed = _purge_filesystem(app, batch_id)
+    else:
         return 0
+    SimulationChunk.objects.filter(
+        batch_id=batch_id, finished_at__isnull=True, last_attempt_at__isnull=True
+    ).update(queued_at=None)
+    return removed
+
+
+def _purge_redis(app, batch_id: int) -> int:
     removed = 0
     with app.connection_for_write() as conn:
         client = conn.default_channel.client
@@ -337,9 +354,36 @@ def purge_batch_messages(batch_id: int) -> int:
             for raw in client.lrange(name, 0, -1):
                 if _chunk_message_batch(raw) == batch_id:
                     removed += client.lrem(name, 1, raw)
-    SimulationChunk.objects.filter(
-        batch_id=batch_id, finished_at__isnull=True, last_attempt_at__isnull=True
-    ).update(queued_at=None)
+    return removed
+
+
+def _purge_filesystem(app, batch_id: int) -> int:
+    """Remove the batch's message files (kombu names them `<time>_<uuid>.<queue>.msg`)."""
+    options = app.conf.broker_transport_options or {}
+    folder = options.get("data_folder_out") or options.get("data_folder_in")
+    if not folder:
+        return 0
+    queues = {f"{name}.msg" for name in chunk_queue_names()}
+    removed = 0
+    try:
+        names = sorted(os.listdir(folder))
+    except FileNotFoundError:
+        return 0
+    for name in names:
+        if name.partition(".")[2] not in queues:
+            continue
+        path = Path(folder) / name
+        try:
+            raw = path.read_bytes()
+        except OSError:  # a worker took it meanwhile
+            continue
+        if _chunk_message_batch(raw) != batch_id:  # another batch's, or still being written
+            continue
+        try:
+            path.unlink()
+        except FileNotFoundError:  # a worker took it first: it skips the chunk
+            continue
+        removed += 1
     return removed
 
 

@@ -143,6 +143,33 @@ def test_the_filesystem_broker_runs_a_batch_too(setup, filesystem_broker, tmp_pa
         pool.stop_all()
 
 
+def _message_files(folder, batch_id=None) -> list:
+    """The chunk message files waiting in a filesystem broker's queue folder (of one batch)."""
+    files = [path for path in folder.iterdir() if path.name.endswith(".msg")]
+    if batch_id is None:
+        return files
+    return [path for path in files if services._chunk_message_batch(path.read_bytes()) == batch_id]
+
+
+def test_cancel_removes_the_batchs_waiting_messages_from_the_filesystem_broker_too(
+    setup, filesystem_broker, settings
+):
+    from pathlib import Path
+
+    settings.SIMULATION_CHUNK_SIZE = {**SMALL_CHUNKS, "goldfish": 1}
+    settings.SIMULATION_QUEUE_WINDOW = 8
+    owner, decks = setup
+    folder = Path(filesystem_broker["BROKER_DIR"]) / "queue"
+    big = create(owner, decks, "goldfish", 100)  # 100 chunks, a window of 8 published
+    kept = create(owner, decks, "goldfish", 3, seed=9)
+    assert len(_message_files(folder, big.pk)) == 8
+    assert len(_message_files(folder, kept.pk)) == 3
+    assert services.batch_cancel(batch=big) is True
+    assert _message_files(folder, big.pk) == []  # no worker spends a delivery on it
+    assert len(_message_files(folder, kept.pk)) == 3  # another batch's messages stay
+    assert len(_message_files(folder)) == 3
+
+
 def test_a_chunk_that_always_fails_ends_the_batch_as_failed_with_its_reason(setup, workers):
     owner, decks = setup
     batch = create(owner, decks, "goldfish", 40)
