@@ -104,6 +104,17 @@ def parse_args() -> argparse.Namespace:
         help="also profile in this process (CPU per request, queries, where the time goes)",
     )
     parser.add_argument(
+        "--interleave",
+        type=int,
+        default=0,
+        metavar="ROUNDS",
+        help="then alternate ping and search-mix phases ROUNDS times and give their CPU ratio "
+        "from the sums (robust to a machine whose load drifts between phases)",
+    )
+    parser.add_argument(
+        "--only-interleave", action="store_true", help="skip the per-query load table"
+    )
+    parser.add_argument(
         "--cache",
         choices=["on", "off", "both"],
         default="both",
@@ -616,6 +627,53 @@ def face_generation_ms(count: int = 50) -> float:
     return (time.process_time() - started) * 1000
 
 
+def interleaved(args, port: int, server_pids: list[int], db_url: str, mode: str) -> None:
+    """Alternate ping and search-mix phases and compare their CPU per request from the sums.
+
+    On a shared machine the load drifts between the sequential phases of the main table
+    (ping measured in a quiet minute, the mix in a busy one, or the other way round); phases
+    that alternate see the same drift, so the ratio of the sums is the figure to trust.
+    """
+    mix = ["/api/cards/?" + urlencode(params) for _, params in SEARCHES]
+    kinds = {"/api/ping/": ["/api/ping/"], "search mix": mix}
+    for paths in kinds.values():
+        run_phase("warm-up", port, paths, max(args.clients * 4, 64), args.clients, server_pids, [])
+    sums = {kind: [0.0, 0.0, 0, []] for kind in kinds}  # gunicorn s, postgres s, requests
+    for _ in range(args.interleave):
+        for kind, paths in kinds.items():
+            db_pids = postgres_pids(db_url)
+            result = run_phase(kind, port, paths, args.requests, args.clients, server_pids, db_pids)
+            total = sums[kind]
+            total[0] += result.server_cpu
+            total[1] += result.postgres_cpu
+            total[2] += len(result.latencies)
+            total[3] += result.latencies
+    print(
+        f"\n## Interleaved, {mode}: ping and search mix alternating, {args.interleave} rounds "
+        f"of {args.requests} requests each, {args.clients} clients"
+    )
+    print(
+        "\n| endpoint | requests | p50 ms | p95 ms | gunicorn CPU ms/req | postgres CPU ms/req "
+        "| server CPU ms/req |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    server = {}
+    for kind, (gunicorn, postgres, requests, latencies) in sums.items():
+        cuts = statistics.quantiles(latencies, n=100, method="inclusive")
+        server[kind] = (gunicorn + postgres) / requests * 1000
+        print(
+            f"| {kind} | {requests} | {cuts[49] * 1000:.1f} | {cuts[94] * 1000:.1f} "
+            f"| {gunicorn / requests * 1000:.2f} | {postgres / requests * 1000:.2f} "
+            f"| {server[kind]:.2f} |"
+        )
+    ratio = server["search mix"] / server["/api/ping/"]
+    goal = "met" if ratio <= CPU_RATIO_GOAL else "MISSED"
+    print(
+        f"\nserver CPU per request, search mix / ping (interleaved) = {ratio:.2f}× "
+        f"(goal ≤ {CPU_RATIO_GOAL:.0f}×): {goal}; load average {os.getloadavg()[0]:.1f}"
+    )
+
+
 def measure(args, port: int, server_pids: list[int], db_url: str, cached: bool) -> None:
     paths = {label: "/api/cards/?" + urlencode(params) for label, params in SEARCHES}
     counts = {}
@@ -811,7 +869,11 @@ def main() -> int:
             port = free_port()
             mode_env = dict(env, SEARCH_CACHE="1" if cached else "0")
             server = start_gunicorn(args, mode_env, port, Path(tmp.name) / "gunicorn.log")
-            measure(args, port, worker_pids(server.pid), db_url, cached)
+            mode = "cache ON" if cached else "cache OFF"
+            if not args.only_interleave:
+                measure(args, port, worker_pids(server.pid), db_url, cached)
+            if args.interleave:
+                interleaved(args, port, worker_pids(server.pid), db_url, mode)
             stop(server)
             server = None
         return 0

@@ -115,6 +115,9 @@ class Team(models.Model):
     name = models.CharField(max_length=100)
     name_ja = models.CharField(max_length=100)
     is_national = models.BooleanField(default=False)
+    # The team's object in the card list API (code, name, name_ja), written by a database
+    # trigger on every insert and update (migration 0008), like Card.api_head.
+    api_json = models.TextField(editable=False, default="")
 
     class Meta:
         ordering = ["is_national", "name"]
@@ -166,6 +169,11 @@ class Card(models.Model):
     search_text = models.TextField(editable=False, default="")
     search_grams = models.JSONField(editable=False, default=list)
     catalog_order = models.PositiveIntegerField(editable=False, default=0)
+    # The card's JSON in the card list API, before and after its team (Team.api_json, joined
+    # live): written by a database trigger on every insert and update, whatever the path
+    # (migration 0008).
+    api_head = models.TextField(editable=False, default="")
+    api_tail = models.TextField(editable=False, default="")
 
     class Meta:
         ordering = ["card_set__display_order", "number"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 from django.core.exceptions import EmptyResultSet
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import QuerySet
 
 from catalog.extensions import mentions_user_terms
@@ -35,65 +35,34 @@ def card_search(*, query: str, user=None) -> QuerySet[Card]:
 
 def card_search_parsed(*, parsed: ParsedQuery) -> QuerySet[Card]:
     """Return the cards of an already parsed query (for pages that also show its description)."""
-    # The search columns are for the database only: decoding each card's JSON list of grams
-    # was a large part of rendering a page of results.
+    # The search columns (and the API's stored JSON) are for the database only: decoding each
+    # card's JSON list of grams was a large part of rendering a page of results.
     return (
         Card.objects.filter(parsed.q)
         .select_related("card_set", "team")
-        .defer("search_text", "search_grams")
+        .defer("search_text", "search_grams", "api_head", "api_tail", "team__api_json")
         .order_by(*parsed.ordering())
     )
 
 
-# The columns of one card in the card list API, in the order of CARD_JSON below.
-CARD_LIST_COLUMNS = (
-    "id",
-    "name",
-    "name_ja",
-    "name_kana",
-    "card_set_id",
-    "number",
-    "kind",
-    "position",
-    "person",
-    "team_id",
-    "team__name",
-    "team__name_ja",
-    "shoot",
-    "keep",
-    "defense",
-    "effect",
-    "rarity",
-    "is_sample",
-    "source",
-)
+# The columns of one card in the card list API, in the order of _CARD_JSON below: the card's
+# stored JSON around its team and the team's (Card.api_head/api_tail, Team.api_json, written by
+# database triggers, migration 0008).
+CARD_LIST_COLUMNS = ("api_head", "team__api_json", "api_tail")
 _C = {name: f"c{i}" for i, name in enumerate(CARD_LIST_COLUMNS)}
-# One card as the API shows it (CardSerializer's fields and order), built by the database:
-# decoding 50 × 19 values into Python and encoding them again as JSON was most of what an
-# uncached search cost after the ORM had gone (docs/performance.md). `effect_text` carries the
-# clause here; `card_list_json` replaces it with the words in both languages.
-_CARD_JSON = (
-    "{obj}('id', c0, 'name', c1, 'name_ja', c2, 'name_kana', c3, 'set', c4, 'number', c5, "
-    "'kind', c6, 'position', NULLIF(c7, ''), 'person', NULLIF(c8, ''), "
-    "'team', CASE WHEN c9 IS NULL THEN NULL ELSE {obj}('code', c9, 'name', c10, 'name_ja', c11) "
-    "END, 'shoot', c12, 'keep', c13, 'defense', c14, 'effect', NULLIF(c15, ''), "
-    "'effect_text', NULLIF(c15, ''), 'rarity', c16, 'is_sample', {sample}, "
-    "'status', CASE WHEN c17 THEN 'sample' ELSE 'real' END, 'source', c18)"
-)
-_VENDOR_JSON = {
-    "postgresql": ("json_build_object", "c17", "string_agg({card}::text, ',')"),
-    "sqlite": (
-        "json_object",
-        "CASE WHEN c17 THEN json('true') ELSE json('false') END",
-        "group_concat({card}, ',')",
-    ),
-}
+# One card as the API shows it (CardSerializer's fields and order). Decoding 50 × 19 values
+# into Python and encoding them again was most of an uncached search after the ORM had gone;
+# building the 50 objects with json_build_object then was most of PostgreSQL's share, so the
+# JSON is stored and a page is text joined by the database (docs/performance.md). The team is
+# joined live, so a renamed team needs no card rewritten. `effect_text` carries the clause
+# here; `card_list_json` puts the words in.
+_CARD_JSON = "c0 || COALESCE(c1, 'null') || c2"
+_AGGREGATE = {"postgresql": "string_agg({card}, ',')", "sqlite": "group_concat({card}, ',')"}
 
 
 def _page_statement(vendor: str, page_sql: str, count_sql: str) -> str:
     """Return one statement answering (match count, the page's cards as JSON objects)."""
-    obj, sample, aggregate = _VENDOR_JSON[vendor]
-    card = _CARD_JSON.format(obj=obj, sample=sample)
+    aggregate = _AGGREGATE[vendor]
     columns = ", ".join(_C.values())
     # Counting in the same statement costs one round trip, not two; when the page is short
     # there are fewer than `limit` matches to count. The page's ORDER BY … LIMIT inside the
@@ -101,7 +70,7 @@ def _page_statement(vendor: str, page_sql: str, count_sql: str) -> str:
     return (
         f"WITH page({columns}) AS ({page_sql}) "
         f"SELECT (SELECT COUNT(*) FROM ({count_sql}) AS matches), "
-        f"(SELECT {aggregate.format(card=card)} FROM page)"
+        f"(SELECT {aggregate.format(card=_CARD_JSON)} FROM page)"
     )
 
 
@@ -113,6 +82,7 @@ class SearchStatement:
     params: tuple
     name: str = ""  # of its prepared statement on PostgreSQL
     literal: str = ""  # sql with the params inlined (PostgreSQL)
+    execute: bytes = b""  # `EXECUTE name`, for libpq (_execute_prepared)
     runs: int = 0
 
 
@@ -148,6 +118,7 @@ def _statement(query: str, offset: int, limit: int, user=None) -> SearchStatemen
             found.literal = connection.ops.compose_sql(sql, found.params)
             digest = hashlib.blake2b(found.literal.encode(), digest_size=10).hexdigest()
             found.name = f"card_search_{digest}"
+            found.execute = f"EXECUTE {found.name}".encode()
     _STATEMENTS[key] = found
     if len(_STATEMENTS) > STATEMENT_CACHE_SIZE:
         _STATEMENTS.popitem(last=False)
@@ -188,18 +159,59 @@ def _run(cursor, statement: SearchStatement) -> tuple:
     return cursor.fetchone()
 
 
-def card_search_page(*, query: str, offset: int, limit: int, user=None) -> tuple[str, int]:
-    """Return one page of a search as the JSON objects of its cards joined by commas (with
-    each `effect_text` still the clause, see card_list_json) and the total match count.
+def _execute_prepared(statement: SearchStatement) -> tuple[int, bytes] | None:
+    """Run a search already prepared on this connection straight through libpq, or return
+    None when the ordinary cursor must run it.
+
+    After the SQL had been made cheap, Django's cursor and psycopg's execute and decoding of
+    the page's 20 kB of JSON were a third of an uncached search's Python (docs/performance.md).
+    A prepared statement needs none of it: no parameters to adapt, one text row, and the JSON
+    is wanted as bytes anyway. Only outside transactions (in autocommit the statement is its
+    own transaction, as through the cursor), with no query logging (DEBUG, tests counting
+    queries) and no execute wrappers, so nothing that watches Django's cursor misses a query;
+    errors become Django's database errors as through the cursor.
+    """
+    from psycopg import errors as psycopg_errors
+    from psycopg import pq
+
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.queries_logged or db.execute_wrappers or db.in_atomic_block:
+        return None
+    db.close_if_health_check_failed()  # as the cursor does before it connects
+    db.ensure_connection()
+    raw = db.connection
+    prepared = _PREPARED.get(raw)
+    if not db.autocommit or prepared is None or statement.name not in prepared:
+        return None
+    pgconn = raw.pgconn
+    if pgconn.transaction_status != pq.TransactionStatus.IDLE:
+        return None
+    prepared.move_to_end(statement.name)
+    statement.runs += 1
+    with db.wrap_database_errors, raw.lock:
+        result = pgconn.exec_(statement.execute)
+        if result.status != pq.ExecStatus.TUPLES_OK:
+            raise psycopg_errors.error_from_result(result, encoding=raw.info.encoding)
+        return int(result.get_value(0, 0)), result.get_value(0, 1) or b""
+
+
+def card_search_page(*, query: str, offset: int, limit: int, user=None) -> tuple[bytes, int]:
+    """Return one page of a search as the UTF-8 JSON objects of its cards joined by commas
+    (with each `effect_text` still the clause, see card_list_json) and the total match count.
 
     One statement, one query. Raise QuerySyntaxError for a query that does not parse.
     """
     statement = _statement(query, offset, max(limit, 1), user)
     if not statement.sql:
-        return "", 0
+        return b"", 0
+    if statement.execute:
+        done = _execute_prepared(statement)
+        if done is not None:
+            total, cards = done
+            return cards, total
     with connection.cursor() as cursor:
         total, cards = _run(cursor, statement)
-    return cards or "", total
+    return (cards or "").encode(), total
 
 
 def _control(data: Mapping, name: str) -> str:

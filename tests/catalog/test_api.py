@@ -186,3 +186,120 @@ def test_browsers_get_the_browsable_api_with_the_same_cards(client):
         "message": "Invalid page.",
         "errors": [],
     }
+
+
+def _api_cards_match_the_serializer(client, query: str) -> list[dict]:
+    from catalog.api import CardSerializer
+    from catalog.selectors import card_search
+
+    results = client.get("/api/cards/", {"q": query}).json()["results"]
+    assert results == CardSerializer(card_search(query=query)[: len(results)], many=True).data
+    return results
+
+
+def test_the_stored_card_json_follows_every_write_path_and_the_team_is_live(client, settings):
+    """Card.api_head/api_tail are written by a database trigger (migration 0008), so a card
+    changed by save, a bulk write, QuerySet.update or raw SQL is shown as it now is, and a
+    renamed team shows its new name on every card at once."""
+    from catalog.models import Card, Team
+
+    settings.SEARCH_CACHE = False
+    card = Card.objects.get(id="BS-014")
+    card.name, card.source = 'Jun "the wall" Shimizu\\\n\t', "my own card"
+    card.save()
+    assert _api_cards_match_the_serializer(client, "id:BS-014")[0]["name"] == card.name
+    Card.objects.filter(id="BS-014").update(keep=9, rarity="SR", is_sample=False)
+    shown = _api_cards_match_the_serializer(client, "id:BS-014")[0]
+    assert (shown["keep"], shown["rarity"], shown["status"]) == (9, "SR", "real")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE catalog_card SET name_kana = 'かべ', source = '' WHERE id = 'BS-014'"
+        )
+    shown = _api_cards_match_the_serializer(client, "id:BS-014")[0]
+    assert (shown["name_kana"], shown["source"]) == ("かべ", "")
+    event = Card.objects.filter(kind="event").first()
+    Card.objects.bulk_update([Card(id=event.id, effect="draw:2")], ["effect"])
+    shown = _api_cards_match_the_serializer(client, f"id:{event.id}")[0]
+    assert shown["effect"] == "draw:2" and shown["effect_text"]["en"] == "Draw 2 cards."
+    team = Team.objects.filter(cards__isnull=False).first()
+    Team.objects.filter(code=team.code).update(name="Renamed FC", name_ja="改名")
+    for shown in _api_cards_match_the_serializer(client, f"team:{team.code}"):
+        assert shown["team"] == {"code": team.code, "name": "Renamed FC", "name_ja": "改名"}
+    clone = Card.objects.get(id="BS-001")
+    clone.pk, clone.number, clone.name = "BS-900", 900, "Bulk Created"
+    Card.objects.bulk_create([clone])
+    assert _api_cards_match_the_serializer(client, "id:BS-900")[0]["name"] == "Bulk Created"
+
+
+@pytest.mark.parametrize(
+    ("query", "page"),
+    [
+        ("zzqx", 1),  # zero
+        ("set:BS kind:event", 1),  # one short page
+        ("pos:MF", 1),  # a full page and more
+        ("pos:MF", "last"),  # the short last page
+        ("kind:player", 3),  # a middle page of many
+        ("", 1),  # every card
+    ],
+)
+def test_the_card_list_count_is_exact_on_every_page(client, settings, query, page):
+    from catalog.selectors import card_search
+
+    settings.SEARCH_CACHE = False
+    total = card_search(query=query).count()
+    data = client.get("/api/cards/", {"q": query, "page": page}).json()
+    assert data["count"] == total
+    if page == "last":
+        page = max(1, -(-total // 50))
+        assert total % 50 and total > 50  # a short page after full ones
+    assert len(data["results"]) == max(0, min(50, total - (page - 1) * 50))
+    assert (data["next"] is None) == (page * 50 >= total)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_search_through_libpq_answers_as_the_cursor_does(client, settings):
+    """On PostgreSQL a search prepared on the connection runs straight through libpq outside
+    transactions (catalog.selectors._execute_prepared); it gives the cursor's answer, sees
+    a change at once, and its errors are Django's database errors."""
+    from django.db import DatabaseError
+
+    from catalog import selectors
+    from catalog.models import Card
+
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    settings.SEARCH_CACHE = False
+    taken = []
+    original = selectors._execute_prepared
+
+    def spy(statement):
+        done = original(statement)
+        taken.append(done is not None)
+        return done
+
+    selectors._execute_prepared = spy
+    selectors._STATEMENTS.clear()  # and what earlier tests prepared on this connection
+    selectors._PREPARED.clear()
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    try:
+        for query in ["pos:MF", "zzqx", "set:BS kind:event"]:
+            answers = [client.get("/api/cards/", {"q": query}).json() for _ in range(3)]
+            assert answers[0] == answers[1] == answers[2]  # literal, prepared, libpq
+            with CaptureQueriesContext(connection):  # logged: through the cursor
+                assert client.get("/api/cards/", {"q": query}).json() == answers[0]
+        assert taken == [False, False, True, False] * 3
+        card_id = answers[0]["results"][0]["id"]
+        Card.objects.filter(id=card_id).update(rarity="XR")
+        assert (
+            client.get("/api/cards/", {"q": "set:BS kind:event"}).json()["results"][0]["rarity"]
+            == "XR"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("DEALLOCATE ALL")  # the server forgot them behind our back
+        with pytest.raises(DatabaseError):
+            selectors.card_search_page(query="pos:MF", offset=0, limit=50)
+        assert connection.is_usable()
+    finally:
+        selectors._execute_prepared = original
+        selectors._PREPARED.clear()
