@@ -9,34 +9,44 @@ cdef class EventLog:
     cdef public bint forced_field
 
     cpdef half_start(self, half, kickoff, a, b)
-    cpdef turn_start(self, m, a, b)
-    cpdef draw(self, m, side, drawn, reason, deck_count)
-    cpdef kick(self, m, case, choice, bint forced=*)
+    cpdef turn_start(self, offense, pending, ball_zone, ball_arrow, dict score, list hand_a,
+                     list hand_b,
+                     Py_ssize_t deck_a, Py_ssize_t deck_b, int half, int turn)
+    cpdef draw(self, side, list drawn, reason, Py_ssize_t deck_count, int half, int turn)
+    cpdef kick(self, case, choice, ball_zone, ball_arrow, bint shot, int half, int turn,
+               bint forced=*)
     @cython.locals(events=list)
-    cpdef play(self, Py_ssize_t at, m, side, card_ids, player_cards, a, b)
-    cpdef effect(self, m, side, other, card, own, opp)
-    cpdef play_end(self, m, reason)
-    cpdef judge_shot(self, m, shoot, defense, keeper, outcome)
-    cpdef judge_keep(self, m, offense_keep, defense_keep, outcome)
-    cpdef goal(self, m, side)
-    cpdef discard(self, m, side, cards)
-    cpdef half_end(self, m, side)
+    cpdef play(self, Py_ssize_t at, side, int timing, tuple card_ids, int player_cards,
+               int keep_a, int shoot_a, int defense_a, int keep_b, int shoot_b, int defense_b,
+               int half, int turn)
+    cpdef effect(self, side, other, card, tuple own, tuple opp, int half, int turn)
+    cpdef play_end(self, reason, int timing, int half, int turn)
+    cpdef judge_shot(self, int shoot, int defense, int keeper, outcome, int half, int turn)
+    cpdef judge_keep(self, int offense_keep, int defense_keep, outcome, int half, int turn)
+    cpdef goal(self, side, dict score, int half, int turn)
+    cpdef discard(self, side, list cards, int half, int turn)
+    cpdef half_end(self, side, int half, dict score)
     cpdef halftime(self, swaps_a, swaps_b)
     cpdef match_end(self, result)
 
 
 cdef class _NoLog(EventLog):
     cpdef half_start(self, half, kickoff, a, b)
-    cpdef turn_start(self, m, a, b)
-    cpdef draw(self, m, side, drawn, reason, deck_count)
-    cpdef kick(self, m, case, choice, bint forced=*)
-    cpdef play(self, Py_ssize_t at, m, side, card_ids, player_cards, a, b)
-    cpdef effect(self, m, side, other, card, own, opp)
-    cpdef play_end(self, m, reason)
-    cpdef judge_shot(self, m, shoot, defense, keeper, outcome)
-    cpdef judge_keep(self, m, offense_keep, defense_keep, outcome)
-    cpdef goal(self, m, side)
-    cpdef discard(self, m, side, cards)
-    cpdef half_end(self, m, side)
+    cpdef turn_start(self, offense, pending, ball_zone, ball_arrow, dict score, list hand_a,
+                     list hand_b,
+                     Py_ssize_t deck_a, Py_ssize_t deck_b, int half, int turn)
+    cpdef draw(self, side, list drawn, reason, Py_ssize_t deck_count, int half, int turn)
+    cpdef kick(self, case, choice, ball_zone, ball_arrow, bint shot, int half, int turn,
+               bint forced=*)
+    cpdef play(self, Py_ssize_t at, side, int timing, tuple card_ids, int player_cards,
+               int keep_a, int shoot_a, int defense_a, int keep_b, int shoot_b, int defense_b,
+               int half, int turn)
+    cpdef effect(self, side, other, card, tuple own, tuple opp, int half, int turn)
+    cpdef play_end(self, reason, int timing, int half, int turn)
+    cpdef judge_shot(self, int shoot, int defense, int keeper, outcome, int half, int turn)
+    cpdef judge_keep(self, int offense_keep, int defense_keep, outcome, int half, int turn)
+    cpdef goal(self, side, dict score, int half, int turn)
+    cpdef discard(self, side, list cards, int half, int turn)
+    cpdef half_end(self, side, int half, dict score)
     cpdef halftime(self, swaps_a, swaps_b)
     cpdef match_end(self, result)

@@ -46,24 +46,35 @@ class EventLog:
             }
         )
 
-    def turn_start(self, m, a, b) -> None:
+    def turn_start(
+        self,
+        offense,
+        pending,
+        ball_zone,
+        ball_arrow,
+        score,
+        hand_a,
+        hand_b,
+        deck_a,
+        deck_b,
+        half,
+        turn,
+    ) -> None:
         self.events.append(
             {
                 "type": "turn_start",
-                "offense": m.offense,
-                "pending": m.pending,
-                "ball": None
-                if m.ball_zone is None
-                else {"zone": m.ball_zone, "arrow": m.ball_arrow},
-                "score": m.score.copy(),
-                "hands": {"A": list(map(_card_id, a.hand)), "B": list(map(_card_id, b.hand))},
-                "deck_counts": {"A": len(a.deck), "B": len(b.deck)},
-                "half": m.half,
-                "turn": m.turn,
+                "offense": offense,
+                "pending": pending,
+                "ball": None if ball_zone is None else {"zone": ball_zone, "arrow": ball_arrow},
+                "score": score.copy(),
+                "hands": {"A": list(map(_card_id, hand_a)), "B": list(map(_card_id, hand_b))},
+                "deck_counts": {"A": deck_a, "B": deck_b},
+                "half": half,
+                "turn": turn,
             }
         )
 
-    def draw(self, m, side: str, drawn, reason: str, deck_count: int) -> None:
+    def draw(self, side: str, drawn, reason: str, deck_count: int, half: int, turn: int) -> None:
         self.events.append(
             {
                 "type": "draw",
@@ -71,39 +82,64 @@ class EventLog:
                 "cards": list(map(_card_id, drawn)),
                 "reason": reason,
                 "deck_count": deck_count,
-                "half": m.half,
-                "turn": m.turn,
+                "half": half,
+                "turn": turn,
             }
         )
 
-    def kick(self, m, case: str, choice: str | None, forced: bool = False) -> None:
+    def kick(
+        self,
+        case: str,
+        choice,
+        ball_zone,
+        ball_arrow,
+        shot: bool,
+        half: int,
+        turn: int,
+        forced: bool = False,
+    ) -> None:
         event = {
             "type": "kick",
             "case": case,
             "choice": choice,
-            "ball": {"zone": m.ball_zone, "arrow": m.ball_arrow},
-            "shot": m.shot,
-            "half": m.half,
-            "turn": m.turn,
+            "ball": {"zone": ball_zone, "arrow": ball_arrow},
+            "shot": shot,
+            "half": half,
+            "turn": turn,
         }
         if forced and self.forced_field:
             event["forced"] = True  # R-KICK-3, R-KICK-4: a shot the offense did not choose
         self.events.append(event)
 
-    def play(self, at: int, m, side: str, card_ids, player_cards: int, a, b) -> None:
+    def play(
+        self,
+        at: int,
+        side: str,
+        timing: int,
+        card_ids,
+        player_cards: int,
+        keep_a: int,
+        shoot_a: int,
+        defense_a: int,
+        keep_b: int,
+        shoot_b: int,
+        defense_b: int,
+        half: int,
+        turn: int,
+    ) -> None:
         """Write a timing's `play` event at `at`, the event count before its effects."""
         event = {
             "type": "play",
             "side": side,
-            "timing": m.timing,
+            "timing": timing,
             "cards": list(card_ids),
             "player_cards_this_turn": player_cards,
             "totals": {
-                "A": {"keep": a.keep, "shoot": a.shoot, "defense": a.defense},
-                "B": {"keep": b.keep, "shoot": b.shoot, "defense": b.defense},
+                "A": {"keep": keep_a, "shoot": shoot_a, "defense": defense_a},
+                "B": {"keep": keep_b, "shoot": shoot_b, "defense": defense_b},
             },
-            "half": m.half,
-            "turn": m.turn,
+            "half": half,
+            "turn": turn,
         }
         events = self.events
         if len(events) == at:  # no effect wrote anything: the usual case
@@ -111,7 +147,7 @@ class EventLog:
         else:  # the `play` event comes before its effects (and their draws)
             events.insert(at, event)
 
-    def effect(self, m, side: str, other: str, card, own, opp) -> None:
+    def effect(self, side: str, other: str, card, own, opp, half: int, turn: int) -> None:
         self.events.append(
             {
                 "type": "effect",
@@ -122,23 +158,19 @@ class EventLog:
                     side: {"keep": own[0], "shoot": own[1], "defense": own[2]},
                     other: {"keep": opp[0], "shoot": opp[1], "defense": opp[2]},
                 },
-                "half": m.half,
-                "turn": m.turn,
+                "half": half,
+                "turn": turn,
             }
         )
 
-    def play_end(self, m, reason: str) -> None:
+    def play_end(self, reason: str, timing: int, half: int, turn: int) -> None:
         self.events.append(
-            {
-                "type": "play_end",
-                "reason": reason,
-                "timing": m.timing,
-                "half": m.half,
-                "turn": m.turn,
-            }
+            {"type": "play_end", "reason": reason, "timing": timing, "half": half, "turn": turn}
         )
 
-    def judge_shot(self, m, shoot: int, defense: int, keeper: int, outcome: str) -> None:
+    def judge_shot(
+        self, shoot: int, defense: int, keeper: int, outcome: str, half: int, turn: int
+    ) -> None:
         self.events.append(
             {
                 "type": "judge",
@@ -147,12 +179,14 @@ class EventLog:
                 "defense": defense,
                 "goalkeeper_defense": keeper,
                 "outcome": outcome,
-                "half": m.half,
-                "turn": m.turn,
+                "half": half,
+                "turn": turn,
             }
         )
 
-    def judge_keep(self, m, offense_keep: int, defense_keep: int, outcome: str) -> None:
+    def judge_keep(
+        self, offense_keep: int, defense_keep: int, outcome: str, half: int, turn: int
+    ) -> None:
         self.events.append(
             {
                 "type": "judge",
@@ -160,35 +194,35 @@ class EventLog:
                 "offense_keep": offense_keep,
                 "defense_keep": defense_keep,
                 "outcome": outcome,
-                "half": m.half,
-                "turn": m.turn,
+                "half": half,
+                "turn": turn,
             }
         )
 
-    def goal(self, m, side: str) -> None:
+    def goal(self, side: str, score, half: int, turn: int) -> None:
         self.events.append(
-            {"type": "goal", "side": side, "score": m.score.copy(), "half": m.half, "turn": m.turn}
+            {"type": "goal", "side": side, "score": score.copy(), "half": half, "turn": turn}
         )
 
-    def discard(self, m, side: str, cards) -> None:
+    def discard(self, side: str, cards, half: int, turn: int) -> None:
         self.events.append(
             {
                 "type": "discard",
                 "side": side,
                 "cards": list(map(_card_id, cards)),
-                "half": m.half,
-                "turn": m.turn,
+                "half": half,
+                "turn": turn,
             }
         )
 
-    def half_end(self, m, side: str | None) -> None:
+    def half_end(self, side: str | None, half: int, score) -> None:
         self.events.append(
             {
                 "type": "half_end",
-                "half": m.half,
+                "half": half,
                 "reason": "deck_out",
                 "side": side,
-                "score": m.score.copy(),
+                "score": score.copy(),
             }
         )
 
@@ -221,37 +255,65 @@ class _NoLog(EventLog):
     def half_start(self, half, kickoff, a, b) -> None:
         return None
 
-    def turn_start(self, m, a, b) -> None:
+    def turn_start(
+        self,
+        offense,
+        pending,
+        ball_zone,
+        ball_arrow,
+        score,
+        hand_a,
+        hand_b,
+        deck_a,
+        deck_b,
+        half,
+        turn,
+    ) -> None:
         return None
 
-    def draw(self, m, side, drawn, reason, deck_count) -> None:
+    def draw(self, side, drawn, reason, deck_count, half, turn) -> None:
         return None
 
-    def kick(self, m, case, choice, forced=False) -> None:
+    def kick(self, case, choice, ball_zone, ball_arrow, shot, half, turn, forced=False) -> None:
         return None
 
-    def play(self, at, m, side, card_ids, player_cards, a, b) -> None:
+    def play(
+        self,
+        at,
+        side,
+        timing,
+        card_ids,
+        player_cards,
+        keep_a,
+        shoot_a,
+        defense_a,
+        keep_b,
+        shoot_b,
+        defense_b,
+        half,
+        turn,
+    ) -> None:
         return None
 
-    def effect(self, m, side, other, card, own, opp) -> None:
+    def effect(self, side, other, card, own, opp, half, turn) -> None:
         return None
 
-    def play_end(self, m, reason) -> None:
+    def play_end(self, reason, timing, half, turn) -> None:
         return None
 
-    def judge_shot(self, m, shoot, defense, keeper, outcome) -> None:
+    def judge_shot(self, shoot, defense, keeper, outcome, half, turn) -> None:
         return None
 
-    def judge_keep(self, m, offense_keep, defense_keep, outcome) -> None:
+    def judge_keep(self, offense_keep, defense_keep, outcome, half, turn) -> None:
         return None
 
-    def goal(self, m, side) -> None:
+    def goal(self, side, score, half, turn) -> None:
         return None
 
-    def discard(self, m, side, cards) -> None:
+    def discard(self, side, cards, half, turn) -> None:
         return None
 
-    def half_end(self, m, side) -> None:
+    def half_end(self, side, half, score) -> None:
         return None
 
     def halftime(self, swaps_a, swaps_b) -> None:

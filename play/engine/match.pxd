@@ -38,7 +38,8 @@ cdef class Match:
     cpdef _play_problem(self, side, tuple card_ids)
     cpdef _decide(self, decision, side)
     cpdef _start_half(self, int half, kickoff)
-    @cython.locals(offense=_SideState, defense=_SideState, state=_SideState, need=int)
+    @cython.locals(offense=_SideState, defense=_SideState, state=_SideState, need=int,
+                   a=_SideState, b=_SideState)
     cpdef _begin_turn(self)
     @cython.locals(deck=list, got=Py_ssize_t, drawn=list)
     cpdef bint _draw(self, _SideState state, Py_ssize_t count, reason) except -1
@@ -49,7 +50,7 @@ cdef class Match:
     cpdef _begin_play(self)
     @cython.locals(user=_SideState, opponent=_SideState, logging=bint, at=Py_ssize_t,
                    deck_out=bint, hand=list, cards=list, table=dict, own=tuple, opp=tuple,
-                   log=EventLog)
+                   log=EventLog, a=_SideState, b=_SideState)
     cpdef _play_timing(self, side, tuple card_ids)
     cpdef _end_play(self, reason)
     @cython.locals(offense=_SideState, defense=_SideState, state=_SideState, keeper=int,

@@ -719,7 +719,20 @@ class Match:
         defense.player_cards = defense.keep = defense.shoot = defense.defense = 0
         self.timing = 0
         self.shot = False
-        self._log.turn_start(self, self._a, self._b)
+        a, b = self._a, self._b
+        self._log.turn_start(
+            self.offense,
+            self.pending,
+            self.ball_zone,
+            self.ball_arrow,
+            self.score,
+            a.hand,
+            b.hand,
+            len(a.deck),
+            len(b.deck),
+            self.half,
+            self.turn,
+        )
         if self._draw_phase_deck_out:
             # R-MATCH-3, R-DRAW-2 (deck_out: draw_phase): an empty deck ends the half in the
             # draw phase, before anyone draws (the offense's deck is looked at first).
@@ -747,7 +760,7 @@ class Match:
             del deck[-got:]
             drawn.reverse()
             state.hand.extend(drawn)
-            self._log.draw(self, state.side, drawn, reason, len(deck))
+            self._log.draw(state.side, drawn, reason, len(deck), self.half, self.turn)
         if got < count and (reason == "draw_phase" or not self._draw_phase_deck_out):
             self._deck_out_side = state.side  # R-DRAW-2, R-MATCH-3
             return False
@@ -760,7 +773,9 @@ class Match:
         if pending == "kickoff":  # R-KICK-1
             self.ball_arrow = defense
             self.ball_zone = CENTER_ZONE + TOWARD[defense]
-            self._log.kick(self, "kickoff", None)
+            self._log.kick(
+                "kickoff", None, self.ball_zone, self.ball_arrow, self.shot, self.half, self.turn
+            )
             self._begin_play()
         elif pending == "goal_kick":  # R-KICK-2
             self._decide(GOAL_KICK, offense)
@@ -768,7 +783,16 @@ class Match:
             self.shot = True
             self.stats.shots[offense] += 1
             self.stats.corner_kicks[offense] += 1
-            self._log.kick(self, "corner_kick", None, True)
+            self._log.kick(
+                "corner_kick",
+                None,
+                self.ball_zone,
+                self.ball_arrow,
+                self.shot,
+                self.half,
+                self.turn,
+                True,
+            )
             if self._draw(self._a if offense == "A" else self._b, SHOT_DRAW, "corner_kick"):
                 self._begin_play()
             else:
@@ -781,7 +805,9 @@ class Match:
                 self._decide(SHOT, offense)
         else:  # R-KICK-5
             self.ball_zone += TOWARD[self.ball_arrow]
-            self._log.kick(self, "advance", None)
+            self._log.kick(
+                "advance", None, self.ball_zone, self.ball_arrow, self.shot, self.half, self.turn
+            )
             self._begin_play()
 
     def _goal_kick(self, zone: str) -> None:
@@ -789,19 +815,32 @@ class Match:
         self.ball_arrow = OTHER[offense]  # R-KICK-2
         if zone == "penalty_zone":
             self.ball_zone = PENALTY_ZONE[offense]
-            self._log.kick(self, "goal_kick", zone)
+            self._log.kick(
+                "goal_kick", zone, self.ball_zone, self.ball_arrow, self.shot, self.half, self.turn
+            )
             if not self._draw(self._a if offense == "A" else self._b, GOAL_KICK_DRAW, "goal_kick"):
                 return self._end_half()
         else:
             self.ball_zone = MIDDLE_ZONE[offense]
-            self._log.kick(self, "goal_kick", zone)
+            self._log.kick(
+                "goal_kick", zone, self.ball_zone, self.ball_arrow, self.shot, self.half, self.turn
+            )
         self._begin_play()
 
     def _shoot(self, forced: bool = False) -> None:
         self.shot = True  # R-KICK-4
         self._back_passes = 0
         self.stats.shots[self.offense] += 1
-        self._log.kick(self, "shot_chance", "shoot", forced)
+        self._log.kick(
+            "shot_chance",
+            "shoot",
+            self.ball_zone,
+            self.ball_arrow,
+            self.shot,
+            self.half,
+            self.turn,
+            forced,
+        )
         if self._draw(self._a if self.offense == "A" else self._b, SHOT_DRAW, "shoot"):
             self._begin_play()
         else:
@@ -811,7 +850,15 @@ class Match:
         self._back_passes += 1  # R-KICK-4
         self.stats.back_passes[self.offense] += 1
         self.ball_zone = MIDDLE_ZONE[OTHER[self.offense]]
-        self._log.kick(self, "shot_chance", "back_pass")
+        self._log.kick(
+            "shot_chance",
+            "back_pass",
+            self.ball_zone,
+            self.ball_arrow,
+            self.shot,
+            self.half,
+            self.turn,
+        )
         self._begin_play()
 
     def _begin_play(self) -> None:
@@ -852,12 +899,27 @@ class Match:
                 opponent.keep += opp[0]
                 opponent.shoot += opp[1]
                 opponent.defense += opp[2]
-                log.effect(self, side, opponent.side, card, own, opp)
+                log.effect(side, opponent.side, card, own, opp, self.half, self.turn)
                 if effect.draw and not self._draw(user, effect.draw, "effect"):
                     deck_out = True  # R-DRAW-2 (any_draw): later cards' effects never resolve
                     break
         if logging:
-            log.play(at, self, side, card_ids, user.player_cards, self._a, self._b)
+            a, b = self._a, self._b
+            log.play(
+                at,
+                side,
+                self.timing,
+                card_ids,
+                user.player_cards,
+                a.keep,
+                a.shoot,
+                a.defense,
+                b.keep,
+                b.shoot,
+                b.defense,
+                self.half,
+                self.turn,
+            )
         if deck_out:
             return self._end_half()
         reason = play_end_reason(  # R-PLAY-4 (used_cards, actor_keep, opponent_keep, ...)
@@ -876,7 +938,7 @@ class Match:
             self.actor = opponent.side
 
     def _end_play(self, reason: str) -> None:
-        self._log.play_end(self, reason)
+        self._log.play_end(reason, self.timing, self.half, self.turn)
         self._judge()
 
     def _judge(self) -> None:
@@ -896,24 +958,24 @@ class Match:
             else:  # R-JUDGE-4
                 self.offense = defense_side
                 self.pending = "goal_kick"
-            log.judge_shot(self, offense.shoot, defense.defense, keeper, outcome)
+            log.judge_shot(offense.shoot, defense.defense, keeper, outcome, self.half, self.turn)
             if outcome == "goal":
                 self.score[offense_side] += 1
                 self.stats.goals_by_half[offense_side][self.half - 1] += 1
-                log.goal(self, offense_side)
+                log.goal(offense_side, self.score, self.half, self.turn)
         else:  # R-JUDGE-5
             outcome = keep_outcome(offense.keep, defense.keep)
             if outcome == "swap":
                 self.offense = defense_side
                 self.ball_arrow = offense_side
             self.pending = None
-            log.judge_keep(self, offense.keep, defense.keep, outcome)
+            log.judge_keep(offense.keep, defense.keep, outcome, self.half, self.turn)
         if self.offense != offense_side:
             self._back_passes = 0
         for state in (offense, defense):  # R-END-1: every card used this turn is instant
             if state.in_play:
                 state.discard.extend(state.in_play)
-                log.discard(self, state.side, state.in_play)
+                log.discard(state.side, state.in_play, self.half, self.turn)
                 state.in_play = []
         self._begin_turn()
 
@@ -921,7 +983,7 @@ class Match:
         side = self._deck_out_side
         self.timing = 0
         self.stats.deck_out[self.half - 1] = side
-        self._log.half_end(self, side)
+        self._log.half_end(side, self.half, self.score)
         if self.half == 1:
             self._decide(HALFTIME, "A")  # R-MATCH-5: A chooses swaps, then B
         elif self.score["A"] != self.score["B"]:  # R-MATCH-1: more goals win
