@@ -111,7 +111,8 @@ def _statement(query: str, offset: int, limit: int, user=None) -> SearchStatemen
     """Return the compiled statement of a search page; raise QuerySyntaxError if bad."""
     # A user-dependent term (catalog/extensions.py) compiles to SQL naming the user.
     who = getattr(user, "pk", None) if mentions_user_terms(query) else None
-    key = (query, offset, limit, connection.alias, connection.vendor, who)
+    db = connections[DEFAULT_DB_ALIAS]  # what `connection` proxies, looked up once
+    key = (query, offset, limit, db.alias, db.vendor, who)
     found = _STATEMENTS.get(key)
     if found is not None:
         _STATEMENTS.move_to_end(key)
@@ -128,10 +129,10 @@ def _statement(query: str, offset: int, limit: int, user=None) -> SearchStatemen
     except EmptyResultSet:  # a filter the ORM knows matches nothing, e.g. `id__in=[]`
         found = _NOTHING
     else:
-        sql = _page_statement(connection.vendor, page_sql, count_sql)
+        sql = _page_statement(db.vendor, page_sql, count_sql)
         found = SearchStatement(sql, (*page_params, *count_params))
-        if connection.vendor == "postgresql":
-            found.literal = connection.ops.compose_sql(sql, found.params)
+        if db.vendor == "postgresql":
+            found.literal = db.ops.compose_sql(sql, found.params)
             digest = hashlib.blake2b(found.literal.encode(), digest_size=10).hexdigest()
             found.name = f"card_search_{digest}"
             found.execute = f"EXECUTE {found.name}".encode()
