@@ -87,6 +87,7 @@ _SHOOT = 1
 _DEFENSE = 2
 _AFFORDABLE_KEEP = 9  # the most card value greedy spends to win a keep contest (first edition)
 _CONTEST_WORTH = 20  # the base card value greedy spends on the ball (second edition)
+_MAX_CANDIDATE_PLAYERS = 4  # a heuristic: only the four strongest, to keep the search small
 
 
 class _Features(NamedTuple):
@@ -116,23 +117,78 @@ def _event_features(text: str) -> _Features:
     return _Features(gains, value, effect.draw > 0 and not any(own) and not any(opp))
 
 
-# The per-card facts greedy reads at every decision, computed once per card object: the card,
-# its features, its `_Entry` for each contest (None where it gains nothing there), and whether
-# it is a player card. Keyed by id and checked by identity, so two different cards that share an
-# id (possible across matches) never share facts; cards are immutable, so facts never go stale.
-_CARD_FACTS: dict[str, tuple[Card, _Features, tuple, bool]] = {}
+class _Entry:
+    """A card as a candidate in one contest where it gains something: its gain there, its
+    value, its keep gain, the card and its id; `ratio` orders events (best gain per value
+    first). Built once per card object (`_card_facts`), never per decision."""
+
+    __slots__ = ("gain", "value", "keep", "card", "id", "ratio")
+
+    def __init__(self, gain: int, value: int, keep: int, card: Card) -> None:
+        self.gain = gain
+        self.value = value
+        self.keep = keep
+        self.card = card
+        self.id = card.id
+        self.ratio = -gain / max(value, 1)
+
+
+class _Facts:
+    """What greedy reads about a card at every decision, computed once per card object: its
+    features, whether it is a player, its value and keep gain, whether it only draws, whether
+    it adds no keep (`free`, what `_keep_free` may use) and the value `_keep_free` counts for it,
+    and its `_Entry` for each contest (None where it gains nothing there)."""
+
+    __slots__ = (
+        "card",
+        "features",
+        "player",
+        "value",
+        "keep_gain",
+        "draws_only",
+        "free",
+        "free_value",
+        "keep_entry",
+        "shoot_entry",
+        "defense_entry",
+    )
+
+    def __init__(self, card: Card) -> None:
+        features = _features(card)
+        gains, value, draws_only = features
+        self.card = card
+        self.features = features
+        self.player = card.kind == "player"
+        self.value = value
+        self.keep_gain = gains[_KEEP]
+        self.draws_only = draws_only
+        if self.player:
+            self.free = not card.keep
+            self.free_value = card.shoot + card.defense + 1
+        else:
+            self.free = gains[_KEEP] <= 0
+            self.free_value = value
+        keep = gains[_KEEP]
+        self.keep_entry = _Entry(keep, value, keep, card) if keep > 0 else None
+        shoot = gains[_SHOOT]
+        self.shoot_entry = _Entry(shoot, value, keep, card) if shoot > 0 else None
+        defense = gains[_DEFENSE]
+        self.defense_entry = _Entry(defense, value, keep, card) if defense > 0 else None
+
+
+# The facts of each card object, keyed by id and checked by identity, so two different cards
+# that share an id (possible across matches) never share facts; cards are immutable, so facts
+# never go stale.
+_CARD_FACTS: dict[str, _Facts] = {}
 _CARD_FACTS_MAX = 20_000
 
 
-def _card_facts(card: Card) -> tuple[Card, _Features, tuple, bool]:
-    """Return (card, features, entries by contest, is a player) for the card, cached."""
+def _card_facts(card: Card) -> _Facts:
+    """Return the card's facts, cached."""
     facts = _CARD_FACTS.get(card.id)
-    if facts is not None and facts[0] is card:
+    if facts is not None and facts.card is card:
         return facts
-    features = _features(card)
-    gains, value, _ = features
-    entries = tuple((gain, value, gains[_KEEP], card) if gain > 0 else None for gain in gains)
-    facts = (card, features, entries, card.kind == "player")
+    facts = _Facts(card)
     if len(_CARD_FACTS) >= _CARD_FACTS_MAX:
         _CARD_FACTS.clear()
     _CARD_FACTS[card.id] = facts
@@ -149,35 +205,74 @@ def _value(card: Card) -> int:
     return _features(card).value
 
 
-_Entry = tuple[int, int, int, Card]  # (gain in the contest, value, keep gain, card)
+def _sort_players(players: list[_Entry]) -> None:
+    """Sort strongest first: by (-gain, value, id), stably, as `list.sort` with that key
+    would (an insertion sort: the lists hold a handful of entries)."""
+    for i in range(1, len(players)):
+        entry = players[i]
+        j = i - 1
+        while j >= 0:
+            before = players[j]
+            if entry.gain < before.gain:
+                break
+            if entry.gain == before.gain:
+                if entry.value > before.value:
+                    break
+                if entry.value == before.value and not entry.id < before.id:
+                    break
+            players[j + 1] = before
+            j -= 1
+        players[j + 1] = entry
 
 
-def _event_order(entry: _Entry) -> tuple[float, str]:
-    return (-entry[0] / max(entry[1], 1), entry[3].id)
+def _sort_events(events: list[_Entry]) -> None:
+    """Sort best gain per value first: by (-gain / max(value, 1), id), stably."""
+    for i in range(1, len(events)):
+        entry = events[i]
+        j = i - 1
+        while j >= 0:
+            before = events[j]
+            if entry.ratio > before.ratio:
+                break
+            if entry.ratio == before.ratio and not entry.id < before.id:
+                break
+            events[j + 1] = before
+            j -= 1
+        events[j + 1] = entry
 
 
-def _player_order(entry: _Entry) -> tuple[int, int, str]:
-    return (-entry[0], entry[1], entry[3].id)
-
-
-def _candidates(hand: Sequence[Card], contest: int) -> tuple[list[_Entry], list[_Entry]]:
+def _candidates(
+    hand: Sequence[Card], contest: int, keep_free: bool = False
+) -> tuple[list[_Entry], list[_Entry]]:
     """Return the hand's cards that help in the contest: players strongest first, at most
-    four of them, and events best gain per value first."""
+    four of them, and events best gain per value first. With `keep_free`, only the cards
+    that add no keep."""
     players = []
     events = []
-    facts_of = _CARD_FACTS.get
+    table = _CARD_FACTS
     for card in hand:
-        facts = facts_of(card.id)
-        if facts is None or facts[0] is not card:
+        facts = table.get(card.id)
+        if facts is None or facts.card is not card:
             facts = _card_facts(card)
-        entry = facts[2][contest]
+        if keep_free and facts.keep_gain > 0:
+            continue
+        if contest == _KEEP:
+            entry = facts.keep_entry
+        elif contest == _SHOOT:
+            entry = facts.shoot_entry
+        else:
+            entry = facts.defense_entry
         if entry is not None:
-            (players if facts[3] else events).append(entry)
+            if facts.player:
+                players.append(entry)
+            else:
+                events.append(entry)
     if len(events) > 1:
-        events.sort(key=_event_order)
+        _sort_events(events)
     if len(players) > 1:
-        players.sort(key=_player_order)
-        del players[4:]  # a heuristic: only the four strongest, to keep the search small
+        _sort_players(players)
+        if len(players) > _MAX_CANDIDATE_PLAYERS:
+            del players[_MAX_CANDIDATE_PLAYERS:]
     return players, events
 
 
@@ -193,201 +288,275 @@ def _cheapest_of(
     players: list[_Entry], events: list[_Entry], budget: int, need: int, keep_limit: int | None
 ) -> tuple[list[Card], int] | None:
     """Return the cheapest of `_candidates` (at most `budget` players) gaining `need`."""
-    reach = 0
-    for entry in players[:budget]:
-        reach += entry[0]
+    found = _search(players, events, budget, need, keep_limit)
+    return None if found is None else (found[0], found[1])
+
+
+def _with_events(
+    gained: int,
+    cost: int,
+    keep: int,
+    events: list[_Entry],
+    need: int,
+    limited: bool,
+    keep_limit: int,
+) -> int:
+    """Return the cost of a player set once events (best ratio first) are added until the
+    need is met, with the penalty, or -1 when even every event falls short."""
     for entry in events:
-        reach += entry[0]
+        if gained >= need:
+            break
+        gained += entry.gain
+        cost += entry.value
+        keep += entry.keep
+    if gained < need:
+        return -1
+    if limited and keep > keep_limit:
+        cost += 3  # it would let the other side answer
+    return cost
+
+
+def _search(
+    players: list[_Entry], events: list[_Entry], budget: int, need: int, keep_limit: int | None
+) -> tuple[list[Card], int, int] | None:
+    """Return (cards, gain, cost) of the cheapest choice: a set of at most `budget` players
+    (every set of each size in turn, in `combinations` order) topped up with events, best
+    ratio first, until the need is met; plus 3 when its keep gain passes `keep_limit`. The
+    first of the cheapest wins. None when nothing gains enough."""
+    if budget < 0:
+        return None
+    count = len(players)
+    top = budget if budget < count else count
+    reach = 0
+    for i in range(top):
+        entry = players[i]
+        reach += entry.gain
+    for entry in events:
+        reach += entry.gain
     if reach < need:
         return None  # not even the strongest choice gains enough
-    best = None
-    best_cost = 0
-    for size in range(min(budget, len(players)) + 1):
-        # The player sets of this size in `combinations` order, with their summed
-        # (gain, value, keep gain); sizes 0-2 (R-PLAY-2 allows 2) are summed without a loop.
-        if size == 0:
-            sums: list = [(0, 0, 0, ())]
-        elif size == 1:
-            sums = [(e[0], e[1], e[2], (e,)) for e in players]
-        elif size == 2:
-            sums = [
-                (a[0] + b[0], a[1] + b[1], a[2] + b[2], (a, b)) for a, b in combinations(players, 2)
-            ]
-        else:
-            sums = [
-                (sum(e[0] for e in c), sum(e[1] for e in c), sum(e[2] for e in c), c)
-                for c in combinations(players, size)
-            ]
-        for gained, cost, keep, chosen in sums:
-            if best is not None and cost >= best_cost:
+    limited = keep_limit is not None
+    limit = keep_limit if limited else 0
+    best = None  # the indexes of the best player set so far
+    best_cost = _with_events(0, 0, 0, events, need, limited, limit)
+    if best_cost >= 0:
+        best = ()
+    if top >= 1:
+        for i in range(count):
+            a = players[i]
+            if best is not None and a.value >= best_cost:
                 continue  # events (worth at least 2 each) and the penalty only add cost
-            helpers = 0  # events added, best ratio first, until the need is met
-            for entry in events:
-                if gained >= need:
-                    break
-                helpers += 1
-                gained += entry[0]
-                cost += entry[1]
-                keep += entry[2]
-            if gained < need:
+            cost = _with_events(a.gain, a.value, a.keep, events, need, limited, limit)
+            if cost >= 0 and (best is None or cost < best_cost):
+                best, best_cost = (i,), cost
+    if top >= 2:
+        for i in range(count - 1):
+            a = players[i]
+            for j in range(i + 1, count):
+                b = players[j]
+                cost = a.value + b.value
+                if best is not None and cost >= best_cost:
+                    continue
+                cost = _with_events(
+                    a.gain + b.gain, cost, a.keep + b.keep, events, need, limited, limit
+                )
+                if cost >= 0 and (best is None or cost < best_cost):
+                    best, best_cost = (i, j), cost
+    for size in range(3, top + 1):  # more than R-PLAY-2's two players: never in a match
+        for chosen in combinations(range(count), size):
+            gained = cost = keep = 0
+            for i in chosen:
+                entry = players[i]
+                gained += entry.gain
+                cost += entry.value
+                keep += entry.keep
+            if best is not None and cost >= best_cost:
                 continue
-            if keep_limit is not None and keep > keep_limit:
-                cost += 3  # it would let the other side answer
-            if best is None or cost < best_cost:
-                picked = [entry[3] for entry in (*chosen, *events[:helpers])]
-                best, best_cost = (picked, gained), cost
-    return best
+            cost = _with_events(gained, cost, keep, events, need, limited, limit)
+            if cost >= 0 and (best is None or cost < best_cost):
+                best, best_cost = chosen, cost
+    if best is None:
+        return None
+    picked = []
+    gained = 0
+    for i in best:
+        entry = players[i]
+        picked.append(entry.card)
+        gained += entry.gain
+    for entry in events:
+        if gained >= need:
+            break
+        picked.append(entry.card)
+        gained += entry.gain
+    return picked, gained, best_cost
+
+
+def _keep_free(hand: Sequence[Card], budget: int, deck_count: int) -> list[Card]:
+    """Return the cheapest card that adds no keep (to end the phase holding the ball)."""
+    best = None
+    best_value = 0
+    table = _CARD_FACTS
+    for card in hand:
+        facts = table.get(card.id)
+        if facts is None or facts.card is not card:
+            facts = _card_facts(card)
+        if not facts.free:
+            continue
+        if facts.player:
+            if not budget:
+                continue
+            value = facts.free_value
+        else:
+            value = 0 if facts.draws_only and deck_count >= 3 else facts.free_value
+        if best is None or value < best_value:
+            best, best_value = card, value
+    return [best] if best is not None and best_value <= 4 else []
+
+
+def _keep_worth(state: Match, side: Side) -> int:
+    """Return how much card value the ball is worth to `side` now."""
+    zone = state.ball_zone if state.ball_zone is not None else 2
+    target = 4 if side == "A" else 0  # the goal `side` attacks (R-FIELD-1)
+    distance = abs(target - zone)
+    worth = _CONTEST_WORTH + (4 - distance) * 2
+    if side != state.offense and distance >= 3:
+        worth += 4  # the other side is close to a shot chance
+    return worth
+
+
+def _all_in(hand: Sequence[Card], budget: int) -> list[Card]:
+    """Return the best shooters and every card that helps the shot or refills the hand."""
+    shooters = [c for c in hand if c.kind == "player" and c.shoot > 0]
+    shooters.sort(key=lambda c: (-c.shoot, c.keep, c.id))
+    helpers = []
+    for c in hand:
+        if c.kind == "event":
+            features = _event_features(c.effect)
+            if features.gains[_SHOOT] > 0 or features.draws_only:
+                helpers.append(c)
+    return shooters[:budget] + helpers
+
+
+def _greedy_cards(state: Match, side: Side) -> list[Card]:
+    """Return the cards greedy plays now (the PLAY decision)."""
+    # Reads the sides' live state (engine-internal, read only) instead of the public
+    # copies (`hand()`, `totals()`): the same values without building tuples.
+    mine = state._s[side]
+    theirs = mine.opponent
+    hand = mine.hand
+    attacking = side == state.offense
+    budget = MAX_PLAYER_CARDS_PER_TURN - mine.player_cards
+    if state.shot:
+        return _shot_cards(state, side, hand, attacking, mine, theirs, budget)
+    # A keep contest (R-PLAY-4 with empty_timing "passes", R-JUDGE-5).
+    passes = state._empty_timing_passes
+    if attacking and (not passes or mine.keep == theirs.keep):
+        # A card that adds no keep, used while the totals are level, ends the phase at
+        # once with the ball held (R-PLAY-4: not ahead). Draw-only events do it for free.
+        free = _keep_free(hand, budget, len(mine.deck))
+        if free or not passes:
+            return free
+        if state.timing == 1:
+            return []  # pass: the defense must show its hand first
+    need = theirs.keep - mine.keep + 1
+    if need <= 0:
+        return []
+    players, events = _candidates(hand, _KEEP)
+    found = _search(players, events, budget, need, None)
+    # Without a keep limit the cost is the cards' summed value.
+    if found is not None and found[2] <= _keep_worth(state, side):
+        return found[0]
+    return []
+
+
+def _shot_cards(state, side, hand, attacking, mine, theirs, budget) -> list[Card]:
+    opponent = OTHER[side]
+    if attacking:
+        stopping = theirs.defense + state.goalkeeper(opponent).defense
+        need = stopping - mine.shoot + 1
+        if need <= 0:
+            return []
+        if mine.keep == theirs.keep:
+            # Cards that add no keep end the phase at once (R-PLAY-4): the defense cannot
+            # answer, so a keep-free shot that beats the goalkeeper is a goal.
+            players, events = _candidates(hand, _SHOOT, True)
+            found = _search(players, events, budget, need, None)
+            if found is not None:
+                return found[0]
+        if state.timing == 1:
+            return _all_in(hand, budget)
+        players, events = _candidates(hand, _SHOOT)
+        found = _search(players, events, budget, need, None)
+        return found[0] if found is not None else []
+    stopping = mine.defense + state.goalkeeper(side).defense
+    need = theirs.shoot - stopping + 1
+    if need <= 0:
+        return []
+    players, events = _candidates(hand, _DEFENSE)
+    for wanted in (need, need - 1):  # stop it, else force a corner kick
+        if wanted <= 0:
+            break
+        found = _search(players, events, budget, wanted, theirs.keep - mine.keep)
+        if found is not None:
+            return found[0]
+    return []
+
+
+def _shoots(state: Match, side: Side) -> bool:
+    shots = []
+    helped = 0
+    cycles = False  # holds an event that only draws
+    for card in state.hand(side):
+        if card.kind == "player":
+            shots.append(card.shoot)
+        elif card.kind == "event":
+            features = _event_features(card.effect)
+            helped += max(0, features.gains[_SHOOT])
+            cycles = cycles or features.draws_only
+    shots.sort(reverse=True)
+    potential = sum(shots[:MAX_PLAYER_CARDS_PER_TURN]) + helped
+    if potential > state.goalkeeper(OTHER[side]).defense + 2:
+        return True
+    return not (cycles and state.deck_count(side) >= 4)
+
+
+def _goal_kick_zone(state: Match, side: Side) -> str:
+    if state.deck_count(side) > 0:
+        return "penalty_zone"  # a free card: holding the ball is safe if we play nothing
+    # Drawing now would end the half: do it only when ahead.
+    return "penalty_zone" if state.score[side] > state.score[OTHER[side]] else "middle_zone"
+
+
+def _greedy_choice(state: Match) -> Action:
+    side = state.actor
+    decision = state.decision
+    if decision == PLAY:
+        cards = _greedy_cards(state, side)
+        return _play(side, tuple([c.id for c in cards])) if cards else _PLAY_NOTHING[side]
+    if decision == SHOT:
+        return _SHOT_CHOICE[side, _shoots(state, side)]
+    if decision == GOAL_KICK:
+        return _GOAL_KICK_TO[side, _goal_kick_zone(state, side)]
+    return _NO_SWAPS[side]
 
 
 class GreedyPolicy:
     """A one-turn heuristic: shoots to score, defends shots it can stop, wins affordable keep
-    contests, cycles draw events when it holds the ball anyway, and saves its best cards."""
+    contests, cycles draw events when it holds the ball anyway, and saves its best cards.
+    (The work is in module functions, which the compiled path types: policies.pxd.)"""
 
     name = "greedy"
 
     def choose(self, state: Match, rng: random.Random) -> Action:
-        side = state.actor
-        decision = state.decision
-        if decision == PLAY:
-            cards = self._cards(state, side)
-            return _play(side, tuple([c.id for c in cards])) if cards else _PLAY_NOTHING[side]
-        if decision == SHOT:
-            return _SHOT_CHOICE[side, self._shoots(state, side)]
-        if decision == GOAL_KICK:
-            return _GOAL_KICK_TO[side, self._goal_kick_zone(state, side)]
-        return _NO_SWAPS[side]
+        return _greedy_choice(state)
 
-    @staticmethod
-    def _goal_kick_zone(state: Match, side: Side) -> str:
-        if state.deck_count(side) > 0:
-            return "penalty_zone"  # a free card: holding the ball is safe if we play nothing
-        # Drawing now would end the half: do it only when ahead.
-        return "penalty_zone" if state.score[side] > state.score[OTHER[side]] else "middle_zone"
-
-    @staticmethod
-    def _shoots(state: Match, side: Side) -> bool:
-        shots = []
-        helped = 0
-        cycles = False  # holds an event that only draws
-        for card in state.hand(side):
-            if card.kind == "player":
-                shots.append(card.shoot)
-            elif card.kind == "event":
-                features = _event_features(card.effect)
-                helped += max(0, features.gains[_SHOOT])
-                cycles = cycles or features.draws_only
-        shots.sort(reverse=True)
-        potential = sum(shots[:MAX_PLAYER_CARDS_PER_TURN]) + helped
-        if potential > state.goalkeeper(OTHER[side]).defense + 2:
-            return True
-        return not (cycles and state.deck_count(side) >= 4)
-
-    def _cards(self, state: Match, side: Side) -> list[Card]:
-        # Reads the sides' live state (engine-internal, read only) instead of the public
-        # copies (`hand()`, `totals()`): the same values without building tuples.
-        mine = state._s[side]
-        theirs = mine.opponent
-        hand = mine.hand
-        attacking = side == state.offense
-        budget = MAX_PLAYER_CARDS_PER_TURN - mine.player_cards
-        if state.shot:
-            return self._shot_cards(state, side, hand, attacking, mine, theirs, budget)
-        # A keep contest (R-PLAY-4 with empty_timing "passes", R-JUDGE-5).
-        passes = state._empty_timing_passes
-        if attacking and (not passes or mine.keep == theirs.keep):
-            # A card that adds no keep, used while the totals are level, ends the phase at
-            # once with the ball held (R-PLAY-4: not ahead). Draw-only events do it for free.
-            free = self._keep_free(hand, budget, len(mine.deck))
-            if free or not passes:
-                return free
-            if state.timing == 1:
-                return []  # pass: the defense must show its hand first
-        need = theirs.keep - mine.keep + 1
-        if need <= 0:
-            return []
-        found = _cheapest(hand, budget, need, _KEEP, None)
-        if found and sum(_value(c) for c in found[0]) <= self._keep_worth(state, side):
-            return found[0]
-        return []
-
-    @staticmethod
-    def _keep_free(hand: Sequence[Card], budget: int, deck_count: int) -> list[Card]:
-        """Return the cheapest card that adds no keep (to end the phase holding the ball)."""
-        best = None
-        best_value = 0
-        for card in hand:
-            if card.kind == "player":
-                if card.keep or not budget:
-                    continue
-                value = card.shoot + card.defense + 1
-            else:
-                features = _event_features(card.effect)
-                if features.gains[_KEEP] > 0:
-                    continue
-                value = 0 if features.draws_only and deck_count >= 3 else features.value
-            if best is None or value < best_value:
-                best, best_value = card, value
-        return [best] if best is not None and best_value <= 4 else []
-
-    @staticmethod
-    def _keep_worth(state: Match, side: Side) -> int:
-        """Return how much card value the ball is worth to `side` now."""
-        zone = state.ball_zone if state.ball_zone is not None else 2
-        target = 4 if side == "A" else 0  # the goal `side` attacks (R-FIELD-1)
-        distance = abs(target - zone)
-        worth = _CONTEST_WORTH + (4 - distance) * 2
-        if side != state.offense and distance >= 3:
-            worth += 4  # the other side is close to a shot chance
-        return worth
-
-    def _shot_cards(self, state, side, hand, attacking, mine, theirs, budget) -> list[Card]:
-        opponent = OTHER[side]
-        if attacking:
-            stopping = theirs.defense + state.goalkeeper(opponent).defense
-            need = stopping - mine.shoot + 1
-            if need <= 0:
-                return []
-            if mine.keep == theirs.keep:
-                # Cards that add no keep end the phase at once (R-PLAY-4): the defense cannot
-                # answer, so a keep-free shot that beats the goalkeeper is a goal.
-                found = _cheapest(
-                    [c for c in hand if _card_facts(c)[1].gains[_KEEP] <= 0],
-                    budget,
-                    need,
-                    _SHOOT,
-                    None,
-                )
-                if found:
-                    return found[0]
-            if state.timing == 1:
-                return self._all_in(hand, budget)
-            found = _cheapest(hand, budget, need, _SHOOT, None)
-            return found[0] if found else []
-        stopping = mine.defense + state.goalkeeper(side).defense
-        need = theirs.shoot - stopping + 1
-        if need <= 0:
-            return []
-        players, events = _candidates(hand, _DEFENSE)
-        for wanted in (need, need - 1):  # stop it, else force a corner kick
-            if wanted <= 0:
-                break
-            found = _cheapest_of(players, events, budget, wanted, theirs.keep - mine.keep)
-            if found:
-                return found[0]
-        return []
-
-    @staticmethod
-    def _all_in(hand: Sequence[Card], budget: int) -> list[Card]:
-        """Return the best shooters and every card that helps the shot or refills the hand."""
-        shooters = [c for c in hand if c.kind == "player" and c.shoot > 0]
-        shooters.sort(key=lambda c: (-c.shoot, c.keep, c.id))
-        helpers = []
-        for c in hand:
-            if c.kind == "event":
-                features = _event_features(c.effect)
-                if features.gains[_SHOOT] > 0 or features.draws_only:
-                    helpers.append(c)
-        return shooters[:budget] + helpers
+    _goal_kick_zone = staticmethod(_goal_kick_zone)
+    _shoots = staticmethod(_shoots)
+    _cards = staticmethod(_greedy_cards)
+    _keep_free = staticmethod(_keep_free)
+    _keep_worth = staticmethod(_keep_worth)
+    _shot_cards = staticmethod(_shot_cards)
+    _all_in = staticmethod(_all_in)
 
 
 class SearchPolicy:
@@ -457,7 +626,7 @@ class SearchPolicy:
         hand = state.hand(side)
         budget = MAX_PLAYER_CARDS_PER_TURN - state.player_cards_used(side)
         plays: list[list[Card]] = [[]]
-        free = GreedyPolicy._keep_free(hand, budget, state.deck_count(side))
+        free = _keep_free(hand, budget, state.deck_count(side))
         if free:
             plays.append(free)
         mine = state.totals(side)
@@ -479,7 +648,7 @@ class SearchPolicy:
                         found = _cheapest(pool, budget, wanted, _SHOOT, None)
                         if found:
                             plays.append(found[0])
-                plays.append(GreedyPolicy._all_in(hand, budget))
+                plays.append(_all_in(hand, budget))
             else:
                 stopping = mine.defense + state.goalkeeper(side).defense
                 wanted = theirs.shoot - stopping + 1
@@ -489,7 +658,7 @@ class SearchPolicy:
                         if found:
                             plays.append(found[0])
                 players, events = _candidates(hand, _DEFENSE)
-                plays.append([e[3] for e in players[:budget]] + [e[3] for e in events])
+                plays.append([e.card for e in players[:budget]] + [e.card for e in events])
         found = [first]
         found.extend(PlayCards(side, tuple([c.id for c in cards])) for cards in plays)
         found.extend(state.random_legal_action(rng) for _ in range(self._widening()))

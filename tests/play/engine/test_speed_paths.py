@@ -76,9 +76,9 @@ def test_remembered_deck_checks_still_refuse_two_definitions_of_an_id():
 def test_greedy_card_facts_follow_the_card_object_not_its_id():
     weak = player("SAME", shoot=1, keep=1, defense=1, person="x")
     strong = player("SAME", shoot=9, keep=9, defense=9, person="x")
-    assert _card_facts(weak)[1].value == 3
-    assert _card_facts(strong)[1].value == 27
-    assert _card_facts(weak)[1].value == 3
+    assert _card_facts(weak).value == 3
+    assert _card_facts(strong).value == 27
+    assert _card_facts(weak).value == 3
 
 
 def test_the_engine_says_which_path_it_runs():

@@ -1,0 +1,70 @@
+# Cython declarations for the compiled path of policies.py (play/engine/compiled.py): C types
+# for greedy's per-decision work. Types only, never rules: the plain path runs policies.py as
+# it is and both give the same decisions (tests/play/engine/test_policies.py, test_golden.py).
+cimport cython
+
+
+@cython.final
+cdef class _Entry:
+    cdef public long gain, value, keep
+    cdef public object card, id
+    cdef public double ratio
+
+
+@cython.final
+cdef class _Facts:
+    cdef public object card, features
+    cdef public bint player, draws_only, free
+    cdef public long value, keep_gain, free_value
+    cdef public _Entry keep_entry, shoot_entry, defense_entry
+
+
+cpdef object _play(object side, tuple card_ids)
+
+cpdef _Facts _card_facts(object card)
+
+@cython.locals(i=Py_ssize_t, j=Py_ssize_t, entry=_Entry, before=_Entry)
+cpdef _sort_players(list players)
+
+@cython.locals(i=Py_ssize_t, j=Py_ssize_t, entry=_Entry, before=_Entry)
+cpdef _sort_events(list events)
+
+@cython.locals(players=list, events=list, table=dict, facts=_Facts, entry=_Entry)
+cpdef tuple _candidates(object hand, long contest, bint keep_free=*)
+
+@cython.locals(entry=_Entry)
+cdef long _with_events(long gained, long cost, long keep, list events, long need, bint limited, long keep_limit) except? -2
+
+@cython.locals(
+    count=Py_ssize_t,
+    top=Py_ssize_t,
+    reach=long,
+    i=Py_ssize_t,
+    j=Py_ssize_t,
+    size=Py_ssize_t,
+    a=_Entry,
+    b=_Entry,
+    entry=_Entry,
+    limited=bint,
+    limit=long,
+    best_cost=long,
+    cost=long,
+    gained=long,
+    keep=long,
+    picked=list,
+)
+cpdef object _search(list players, list events, long budget, long need, object keep_limit)
+
+@cython.locals(table=dict, facts=_Facts, best_value=long, value=long)
+cpdef list _keep_free(object hand, long budget, long deck_count)
+
+@cython.locals(zone=long, target=long, distance=long, worth=long)
+cpdef long _keep_worth(object state, object side) except? -1
+
+@cython.locals(budget=long, need=long, attacking=bint, passes=bint, players=list, events=list)
+cpdef list _greedy_cards(object state, object side)
+
+@cython.locals(need=long, stopping=long, wanted=long, players=list, events=list)
+cpdef list _shot_cards(object state, object side, object hand, bint attacking, object mine, object theirs, long budget)
+
+cpdef object _greedy_choice(object state)
