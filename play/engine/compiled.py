@@ -10,6 +10,14 @@ Without a build, with a stale one, or with `ENGINE_PLAIN=1`, the engine is plain
 The rules stay in one place: Cython compiles the very `.py` files (with `annotation_typing`
 off, so annotations never change what a function accepts), so both paths run the same code
 and give the same results; `make test` runs the golden tests on both (docs/performance.md).
+
+A module may have an augmenting `.pxd` beside it (`match`, `events`, `judgment`, `runner`):
+Cython declarations only, never rules. They make classes C classes with typed fields
+(`Match`, `_SideState`, the event writers), give hot methods C calls and C-int locals, and are
+part of the build and its digest. Plain Python ignores them, so each declaration must keep
+the `.py`'s behaviour: a field typed `int` or `bint` holds only that, one typed `str`, `list`
+or `dict` only that or None, anything else is `object`; and a C class has no `__dict__` (no
+attribute outside its declared fields, so `Match.determinized` copies them one by one).
 """
 
 from __future__ import annotations

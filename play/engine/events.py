@@ -216,11 +216,49 @@ class _NoLog(EventLog):
     def __len__(self) -> int:
         return 0
 
-    def _nothing(self, *args, **kwargs) -> None:
+    # Each writer's method written out as doing nothing (not one shared catch-all), so the
+    # compiled path calls them as C methods (events.pxd).
+    def half_start(self, half, kickoff, a, b) -> None:
         return None
 
-    half_start = turn_start = draw = kick = play = effect = play_end = _nothing
-    judge_shot = judge_keep = goal = discard = half_end = halftime = match_end = _nothing
+    def turn_start(self, m, a, b) -> None:
+        return None
+
+    def draw(self, m, side, drawn, reason, deck_count) -> None:
+        return None
+
+    def kick(self, m, case, choice, forced=False) -> None:
+        return None
+
+    def play(self, at, m, side, card_ids, player_cards, a, b) -> None:
+        return None
+
+    def effect(self, m, side, other, card, own, opp) -> None:
+        return None
+
+    def play_end(self, m, reason) -> None:
+        return None
+
+    def judge_shot(self, m, shoot, defense, keeper, outcome) -> None:
+        return None
+
+    def judge_keep(self, m, offense_keep, defense_keep, outcome) -> None:
+        return None
+
+    def goal(self, m, side) -> None:
+        return None
+
+    def discard(self, m, side, cards) -> None:
+        return None
+
+    def half_end(self, m, side) -> None:
+        return None
+
+    def halftime(self, swaps_a, swaps_b) -> None:
+        return None
+
+    def match_end(self, result) -> None:
+        return None
 
 
 NO_LOG = _NoLog()

@@ -175,6 +175,26 @@ class _SideState:
         self.keep = self.shoot = self.defense = 0
         self.swaps: tuple[tuple[str, str], ...] = ()
 
+    def copy(self) -> _SideState:
+        """Return a copy with its own card lists (`opponent` still to be linked)."""
+        new = _SideState.__new__(_SideState)
+        new.side = self.side
+        new.opponent = self.opponent
+        new.owned = list(self.owned)
+        new.deck = list(self.deck)
+        new.hand = list(self.hand)
+        new.discard = list(self.discard)
+        new.in_play = list(self.in_play)
+        new.bench = list(self.bench)
+        new.goalkeeper = self.goalkeeper
+        new.pk_goalkeeper = self.pk_goalkeeper
+        new.player_cards = self.player_cards
+        new.keep = self.keep
+        new.shoot = self.shoot
+        new.defense = self.defense
+        new.swaps = self.swaps
+        return new
+
 
 def _deck_parts(deck: SideDeck) -> tuple:
     """Return what a deck's legality and card table depend on (all immutable values)."""
@@ -257,9 +277,12 @@ class Match:
         self.side_decks: dict[str, SideDeck] = {"A": side_a, "B": side_b}
         self.cards = dict(table)
         self._chance = chance if chance is not None else Chance(seed)
-        self._s = {"A": _SideState("A", side_a), "B": _SideState("B", side_b)}
-        self._s["A"].opponent = self._s["B"]
-        self._s["B"].opponent = self._s["A"]
+        # The two sides' states, held directly for the hot path and by side for the rest.
+        a = self._a = _SideState("A", side_a)
+        b = self._b = _SideState("B", side_b)
+        a.opponent = b
+        b.opponent = a
+        self._s = {"A": a, "B": b}
         self._log = EventLog(forced_field=not first_edition_log) if record_log else NO_LOG
         self._events: list[dict] | None = self._log.events  # None without a log
         self._first_edition_log = first_edition_log
@@ -281,9 +304,9 @@ class Match:
         self.actor: Side | None = None
         self._back_passes = 0
         self._deck_out_side: Side | None = None
-        for state in self._s.values():  # chance 1 and 2: A's deck, then B's
+        for state in (a, b):  # chance 1 and 2: A's deck, then B's
             state.deck = self._chance.shuffle(state.owned)[::-1]
-        self._initial_decks = {side: top_first(self._s[side].deck) for side in SIDES}
+        self._initial_decks = {"A": top_first(a.deck), "B": top_first(b.deck)}
         self._first_kickoff = self._chance.coin_toss()  # chance 3, R-MATCH-4
         self._start_half(1, self._first_kickoff)
 
@@ -429,24 +452,43 @@ class Match:
         or the other hand. The copy deals the other side's hand and deck from the pool of its
         unseen cards and shuffles the viewer's deck; later shuffles use a new seeded chance.
         """
-        copy = object.__new__(Match)
-        copy.__dict__.update(self.__dict__)
+        # Every field written out (a compiled Match has no __dict__ to copy); a test checks
+        # on the plain path that the copy has exactly the fields of the match.
+        copy = Match.__new__(Match)
+        copy.options = self.options
+        copy.seed = self.seed
+        copy.side_decks = self.side_decks
+        copy.cards = self.cards
+        copy._chance = Chance(rng.getrandbits(32))
         copy._log = NO_LOG
         copy._events = None
+        copy._first_edition_log = self._first_edition_log
+        copy._empty_timing_passes = self._empty_timing_passes
+        copy._draw_phase_deck_out = self._draw_phase_deck_out
         copy.history = []
         copy.stats = MatchStats()
+        copy.result = self.result
+        copy.half = self.half
+        copy.turn = self.turn
+        copy.offense = self.offense
+        copy.pending = self.pending
+        copy.ball_zone = self.ball_zone
+        copy.ball_arrow = self.ball_arrow
         copy.score = dict(self.score)
-        copy._chance = Chance(rng.getrandbits(32))
-        states = {}
-        for side, state in self._s.items():
-            new = _SideState.__new__(_SideState)
-            for name in _SideState.__slots__:
-                value = getattr(state, name)
-                setattr(new, name, list(value) if type(value) is list else value)
-            states[side] = new
-        states["A"].opponent = states["B"]
-        states["B"].opponent = states["A"]
-        mine = states[viewer]
+        copy.timing = self.timing
+        copy.shot = self.shot
+        copy.decision = self.decision
+        copy.actor = self.actor
+        copy._back_passes = self._back_passes
+        copy._deck_out_side = self._deck_out_side
+        copy._initial_decks = self._initial_decks
+        copy._first_kickoff = self._first_kickoff
+        a = copy._a = self._a.copy()
+        b = copy._b = self._b.copy()
+        a.opponent = b
+        b.opponent = a
+        copy._s = {"A": a, "B": b}
+        mine = copy._s[viewer]
         rng.shuffle(mine.deck)
         theirs = mine.opponent
         unseen = theirs.deck + theirs.hand
@@ -454,7 +496,6 @@ class Match:
         held = len(theirs.hand)
         theirs.hand = unseen[:held]
         theirs.deck = unseen[held:]
-        copy._s = states
         return copy
 
     # ----- decisions ---------------------------------------------------------------------
@@ -564,7 +605,7 @@ class Match:
         return self._swaps_problem(action.side, action.swaps)
 
     def _play_problem(self, side: Side, card_ids: tuple[str, ...]) -> str | None:
-        state = self._s[side]
+        state = self._a if side == "A" else self._b
         hand = list(map(_card_id, state.hand))
         table = self.cards
         players = 0
@@ -666,20 +707,19 @@ class Match:
         self.pending = "kickoff"
         self.ball_zone = self.ball_arrow = None
         self._back_passes = 0
-        self._log.half_start(half, kickoff, self._s["A"], self._s["B"])
+        self._log.half_start(half, kickoff, self._a, self._b)
         self._begin_turn()
 
     def _begin_turn(self) -> None:
         self.turn += 1
         self.stats.turns_by_half[self.half - 1] += 1
-        offense = self._s[self.offense]
+        offense = self._a if self.offense == "A" else self._b
         defense = offense.opponent
         offense.player_cards = offense.keep = offense.shoot = offense.defense = 0
         defense.player_cards = defense.keep = defense.shoot = defense.defense = 0
         self.timing = 0
         self.shot = False
-        a = self._s["A"]
-        self._log.turn_start(self, a, a.opponent)
+        self._log.turn_start(self, self._a, self._b)
         if self._draw_phase_deck_out:
             # R-MATCH-3, R-DRAW-2 (deck_out: draw_phase): an empty deck ends the half in the
             # draw phase, before anyone draws (the offense's deck is looked at first).
@@ -729,7 +769,7 @@ class Match:
             self.stats.shots[offense] += 1
             self.stats.corner_kicks[offense] += 1
             self._log.kick(self, "corner_kick", None, True)
-            if self._draw(self._s[offense], SHOT_DRAW, "corner_kick"):
+            if self._draw(self._a if offense == "A" else self._b, SHOT_DRAW, "corner_kick"):
                 self._begin_play()
             else:
                 self._end_half()
@@ -750,7 +790,7 @@ class Match:
         if zone == "penalty_zone":
             self.ball_zone = PENALTY_ZONE[offense]
             self._log.kick(self, "goal_kick", zone)
-            if not self._draw(self._s[offense], GOAL_KICK_DRAW, "goal_kick"):
+            if not self._draw(self._a if offense == "A" else self._b, GOAL_KICK_DRAW, "goal_kick"):
                 return self._end_half()
         else:
             self.ball_zone = MIDDLE_ZONE[offense]
@@ -762,7 +802,7 @@ class Match:
         self._back_passes = 0
         self.stats.shots[self.offense] += 1
         self._log.kick(self, "shot_chance", "shoot", forced)
-        if self._draw(self._s[self.offense], SHOT_DRAW, "shoot"):
+        if self._draw(self._a if self.offense == "A" else self._b, SHOT_DRAW, "shoot"):
             self._begin_play()
         else:
             self._end_half()
@@ -779,7 +819,7 @@ class Match:
         self._decide(PLAY, self.offense)
 
     def _play_timing(self, side: Side, card_ids: tuple[str, ...]) -> None:
-        user = self._s[side]
+        user = self._a if side == "A" else self._b
         opponent = user.opponent
         log = self._log
         events = self._events
@@ -817,8 +857,7 @@ class Match:
                     deck_out = True  # R-DRAW-2 (any_draw): later cards' effects never resolve
                     break
         if logging:
-            a = self._s["A"]
-            log.play(at, self, side, card_ids, user.player_cards, a, a.opponent)
+            log.play(at, self, side, card_ids, user.player_cards, self._a, self._b)
         if deck_out:
             return self._end_half()
         reason = play_end_reason(  # R-PLAY-4 (used_cards, actor_keep, opponent_keep, ...)
@@ -842,7 +881,7 @@ class Match:
 
     def _judge(self) -> None:
         offense_side = self.offense
-        offense = self._s[offense_side]
+        offense = self._a if offense_side == "A" else self._b
         defense = offense.opponent
         defense_side = defense.side
         log = self._log
@@ -895,8 +934,8 @@ class Match:
         self._s[side].swaps = swaps
         if side == "A":
             return self._decide(HALFTIME, "B")
-        self._log.halftime(self._s["A"].swaps, self._s["B"].swaps)
-        for state in (self._s["A"], self._s["B"]):  # chance 4 and 5: A's deck, then B's
+        self._log.halftime(self._a.swaps, self._b.swaps)
+        for state in (self._a, self._b):  # chance 4 and 5: A's deck, then B's
             self._regather(state)
         self._start_half(2, other(self._first_kickoff))  # R-MATCH-4
 
@@ -915,8 +954,8 @@ class Match:
         state.in_play = []
 
     def _shootout(self) -> None:
-        a = self._s["A"]
-        b = self._s["B"]
+        a = self._a
+        b = self._b
         outcome = pk_shootout(  # R-PK-1, R-PK-2: full decks, chance 6 onwards
             a.owned, a.pk_goalkeeper, b.owned, b.pk_goalkeeper, self._chance, events=self._events
         )

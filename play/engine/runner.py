@@ -86,16 +86,20 @@ def play_match(
     )
     rngs = {side: policy_rng(seed, side) for side in SIDES}
     choose = {side: policies[side].choose for side in SIDES}
-    apply = match.apply_action
     with collector_paused() if log else nullcontext(False) as paused:
-        while match.decision is not None:
-            side = match.actor
-            apply(choose[side](match, rngs[side]))
-            if match.turn > MAX_TURNS:
-                raise MatchStalled(f"Seed {seed}: no end after {MAX_TURNS} turns in one half.")
-            if paused and gc.get_count()[0] > PAUSED_YOUNG_LIMIT:
-                gc.collect(0)  # a policy making cyclic garbage (search copies): keep it bounded
+        _play_out(match, choose, rngs, seed, paused)
         return outcome_of(match)
+
+
+def _play_out(match: Match, choose: dict, rngs: dict, seed: int, paused: bool) -> None:
+    """Apply the policies' choices until the match is over (a C loop on the compiled path)."""
+    while match.decision is not None:
+        side = match.actor
+        match.apply_action(choose[side](match, rngs[side]))
+        if match.turn > MAX_TURNS:
+            raise MatchStalled(f"Seed {seed}: no end after {MAX_TURNS} turns in one half.")
+        if paused and gc.get_count()[0] > PAUSED_YOUNG_LIMIT:
+            gc.collect(0)  # a policy making cyclic garbage (search copies): keep it bounded
 
 
 # The cyclic garbage collector and a logged match (docs/performance.md, "Logging cost"): a

@@ -1,9 +1,11 @@
 """What the match shows a UI, and what it refuses."""
 
+import random
+
 import pytest
 
 from play.engine.actions import PlayCards
-from play.engine.match import IllegalAction, Match
+from play.engine.match import IllegalAction, Match, _SideState
 from play.engine.testing import player, sample_side_deck, stacked_match
 
 from .scripts import play
@@ -53,3 +55,19 @@ def test_events_since_gives_the_events_from_an_index_on():
     match.apply_action(match.legal_actions()[0])
     assert match.events_since(count) == match.events[count:]
     assert match.events_since(count) and match.events_since(match.event_count) == []
+
+
+def test_a_determinized_copy_has_every_field_of_the_match():
+    # determinized copies the fields one by one (a compiled Match has no __dict__), so a new
+    # field must be copied there too; the plain path shows whether one was left out.
+    match = Match.new(sample_side_deck(3), sample_side_deck(4), seed=1)
+    play(match)
+    copy = match.determinized("A", random.Random(3))
+    assert copy.snapshot(viewer="A") == match.snapshot(viewer="A")
+    if hasattr(match, "__dict__"):  # plain Python
+        assert vars(copy).keys() == vars(match).keys()
+        for name in _SideState.__slots__:
+            assert hasattr(copy._s["B"], name)
+    assert copy._s["A"].opponent is copy._s["B"] and copy._s["B"].opponent is copy._s["A"]
+    assert (copy._a, copy._b) == (copy._s["A"], copy._s["B"])
+    assert copy.hand("A") == match.hand("A") and copy._a.hand is not match._a.hand

@@ -1,0 +1,16 @@
+# Cython declarations for judgment.py (the compiled path only; see compiled.py): C calls with
+# C ints from the match. The comparisons stay in judgment.py.
+
+cimport cython
+
+cpdef play_end_reason(
+    bint used_cards,
+    int actor_keep,
+    int opponent_keep,
+    int timing,
+    int last_timing,
+    bint empty_timing_passes,
+)
+@cython.locals(stopping=int)
+cpdef shot_outcome(int shoot, int defense, int goalkeeper_defense)
+cpdef keep_outcome(int offense_keep, int defense_keep)

@@ -1,0 +1,59 @@
+# Cython declarations for match.py (the compiled path only; see compiled.py). They give the
+# state classes typed C fields and the hot methods C calls; the rules stay in match.py.
+
+cimport cython
+
+from play.engine.events cimport EventLog
+from play.engine.judgment cimport keep_outcome, play_end_reason, shot_outcome
+
+
+@cython.final
+cdef class _SideState:
+    cdef public str side
+    cdef public _SideState opponent
+    cdef public list owned, deck, hand, discard, in_play, bench
+    cdef public object goalkeeper, pk_goalkeeper
+    cdef public int player_cards, keep, shoot, defense
+    cdef public tuple swaps
+
+    cpdef _SideState copy(self)
+
+
+@cython.final
+cdef class Match:
+    cdef public object options, seed, _chance, stats, result
+    cdef public EventLog _log
+    cdef public dict side_decks, cards, _s, score, _initial_decks
+    cdef public _SideState _a, _b
+    cdef public list _events, history
+    cdef public bint _first_edition_log, _empty_timing_passes, _draw_phase_deck_out, shot
+    cdef public int half, turn, timing, _back_passes
+    cdef public str offense
+    cdef public object pending, ball_zone, ball_arrow, decision, actor
+    cdef public object _deck_out_side, _first_kickoff
+
+    cpdef apply_action(self, action)
+    cpdef _why_illegal(self, action)
+    @cython.locals(state=_SideState, hand=list, players=int)
+    cpdef _play_problem(self, side, tuple card_ids)
+    cpdef _decide(self, decision, side)
+    cpdef _start_half(self, int half, kickoff)
+    @cython.locals(offense=_SideState, defense=_SideState, state=_SideState, need=int)
+    cpdef _begin_turn(self)
+    @cython.locals(deck=list, got=Py_ssize_t, drawn=list)
+    cpdef bint _draw(self, _SideState state, Py_ssize_t count, reason) except -1
+    cpdef _kick_phase(self)
+    cpdef _goal_kick(self, zone)
+    cpdef _shoot(self, bint forced=*)
+    cpdef _back_pass(self)
+    cpdef _begin_play(self)
+    @cython.locals(user=_SideState, opponent=_SideState, logging=bint, at=Py_ssize_t,
+                   deck_out=bint, hand=list, cards=list, table=dict, own=tuple, opp=tuple,
+                   log=EventLog)
+    cpdef _play_timing(self, side, tuple card_ids)
+    cpdef _end_play(self, reason)
+    @cython.locals(offense=_SideState, defense=_SideState, state=_SideState, keeper=int,
+                   log=EventLog)
+    cpdef _judge(self)
+    cpdef _end_half(self)
+    cpdef _finish(self, winner, decided_by, pk)
