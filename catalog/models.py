@@ -130,6 +130,24 @@ class Team(models.Model):
         return self.name_ja if get_language() == "ja" else self.name
 
 
+class CardTotal(models.Model):
+    """How many cards there are: one row, kept exact by database triggers (migration 0009).
+
+    The unfiltered card list counted every card per request (an index-only scan of the whole
+    table, the largest COUNT of an uncached search, docs/performance.md); this row answers
+    that count without a scan. Triggers on catalog_card change it in the writing transaction
+    on every insert and delete, whatever the path (save, bulk writes, QuerySet.delete, raw
+    SQL, TRUNCATE on PostgreSQL). When the row is missing (a flushed database), readers count
+    the cards and the next write puts the row back with the recounted total.
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1, editable=False)
+    cards = models.PositiveIntegerField(default=0, editable=False)
+
+    def __str__(self) -> str:
+        return str(self.cards)
+
+
 class Card(models.Model):
     class Kind(models.TextChoices):
         PLAYER = "player", _("Player")

@@ -231,6 +231,64 @@ def test_the_stored_card_json_follows_every_write_path_and_the_team_is_live(clie
     assert _api_cards_match_the_serializer(client, "id:BS-900")[0]["name"] == "Bulk Created"
 
 
+def test_the_unfiltered_card_count_is_kept_exact_on_every_write_path(client, settings):
+    """The unfiltered list's count is CardTotal's row, kept by database triggers (migration
+    0009): exact after save, bulk inserts (also with conflicts ignored), deletes of one card
+    and of a query set, raw SQL, TRUNCATE, and with the row missing (it is put back)."""
+    from catalog.models import Card, CardTotal
+
+    settings.SEARCH_CACHE = False
+
+    def check():
+        total = Card.objects.count()
+        assert client.get("/api/cards/").json()["count"] == total
+        assert client.get("/api/cards/", {"page": "last"}).json()["count"] == total
+        assert CardTotal.objects.values_list("cards", flat=True).first() in (total, None)
+        return total
+
+    start = check()
+    card = Card.objects.get(id="BS-001")
+    card.pk, card.number = "BS-901", 901
+    card.save()
+    assert check() == start + 1
+    clones = []
+    for number in (902, 903, 904):
+        clone = Card.objects.get(id="BS-001")
+        clone.pk, clone.number = f"BS-{number}", number
+        clones.append(clone)
+    Card.objects.bulk_create(clones)
+    assert check() == start + 4
+    Card.objects.bulk_create(clones[:1], ignore_conflicts=True)  # inserts nothing
+    assert check() == start + 4
+    Card.objects.filter(id="BS-901").update(name="Updated")  # no insert, no delete
+    Card.objects.get(id="BS-902").delete()
+    assert check() == start + 3
+    Card.objects.filter(id__in=["BS-903", "BS-904"]).delete()
+    assert check() == start + 1
+    columns = [field.column for field in Card._meta.concrete_fields]
+    values = [{"id": "'BS-950'", "number": "950"}.get(column, f'"{column}"') for column in columns]
+    names = ", ".join(f'"{column}"' for column in columns)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO catalog_card ({names}) SELECT {', '.join(values)} "
+            "FROM catalog_card WHERE id = 'BS-001'"
+        )
+        assert check() == start + 2
+        cursor.execute("DELETE FROM catalog_card WHERE id IN ('BS-901', 'BS-950')")
+        assert check() == start
+        cursor.execute("DELETE FROM catalog_cardtotal")  # e.g. a flush: readers count
+        assert check() == start
+        card.save(force_insert=True)  # the next write puts the row back, recounted
+        assert CardTotal.objects.get().cards == start + 1 == check()
+        if connection.vendor == "postgresql":
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # no pending FK checks
+            cursor.execute("TRUNCATE catalog_card CASCADE")
+            assert check() == 0
+            card.card_set.save()
+            card.save(force_insert=True)
+            assert CardTotal.objects.get().cards == 1 == check()
+
+
 @pytest.mark.parametrize(
     ("query", "page"),
     [
