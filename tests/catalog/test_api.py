@@ -323,9 +323,11 @@ def test_a_prepared_search_through_libpq_answers_as_the_cursor_does(client, sett
 
     from catalog import selectors
     from catalog.models import Card
+    from catalog.services import catalog_load
 
     if connection.vendor != "postgresql":
         pytest.skip("prepared statements are PostgreSQL's")
+    catalog_load()  # an earlier transactional test may have flushed the session's catalog
     settings.SEARCH_CACHE = False
     taken = []
     original = selectors._execute_prepared
