@@ -103,7 +103,7 @@ def _play_out(match: Match, choose: dict, rngs: dict, seed: int, paused: bool) -
 
 
 # The cyclic garbage collector and a logged match (docs/performance.md, "Logging cost"): a
-# log is ~900 event dicts and lists that all live to the end of the match, so the collections
+# log is ~3,000 event dicts and lists that all live to the end of the match, so the collections
 # their allocation triggers mid-match find nothing to free, yet walk them (young generations)
 # and push them into the old one, whose full collections then walk the whole heap. Pausing
 # automatic collection for the match loop alone lets the log be walked at most once, after
@@ -117,16 +117,43 @@ PAUSED_YOUNG_LIMIT = 10_000
 _pause_lock = threading.Lock()
 _pause_depth = 0
 _pause_restore = False
+_pause_young = 0  # the young generation's count when the first match entered the pause
+# Leaving the pause, the young generation still holds what the pause made (mostly the log the
+# caller is handed), so its count is far past the threshold and the very next allocation would
+# collect it: a walk of the whole log, the moment before a batch drops it. So the last match
+# out raises the young threshold by what the pause made: the objects made before it, and
+# garbage of earlier matches, still count as usual (the young generation stays bounded), while
+# the log is walked only if it outlives the next young threshold's worth of new objects. The
+# raise lasts until the next collection starts (`_lower_young_threshold`, a gc callback) or
+# the next match enters the pause; a threshold someone set meanwhile is left alone.
+_young_raised: tuple[int, int] | None = None  # (threshold before, threshold raised to)
+
+
+def _lower_young_threshold() -> None:
+    """Undo the pause's raise of the young threshold, unless someone has set another."""
+    global _young_raised
+    raised, _young_raised = _young_raised, None
+    if raised is not None:
+        thresholds = gc.get_threshold()
+        if thresholds[0] == raised[1]:
+            gc.set_threshold(raised[0], *thresholds[1:])
+
+
+def _on_collection(phase: str, info: dict) -> None:
+    if phase == "start" and _young_raised is not None and _pause_depth == 0:
+        _lower_young_threshold()
 
 
 @contextmanager
 def collector_paused():
     """Pause automatic garbage collection inside the block; leave it as it was afterwards."""
-    global _pause_depth, _pause_restore
+    global _pause_depth, _pause_restore, _pause_young, _young_raised
     with _pause_lock:
         if _pause_depth == 0:
             _pause_restore = gc.isenabled()
             gc.disable()
+            _lower_young_threshold()
+            _pause_young = gc.get_count()[0]
         _pause_depth += 1
     try:
         yield True
@@ -134,6 +161,15 @@ def collector_paused():
         with _pause_lock:
             _pause_depth -= 1
             if _pause_depth == 0 and _pause_restore:
+                young = gc.get_count()[0]
+                # Fewer than at the start: the pause collected by hand (the count restarts).
+                made = young - _pause_young if young >= _pause_young else young
+                thresholds = gc.get_threshold()
+                if made > 0 and thresholds[0] > 0:  # 0: collection switched off that way
+                    if _on_collection not in gc.callbacks:
+                        gc.callbacks.append(_on_collection)
+                    gc.set_threshold(thresholds[0] + made, *thresholds[1:])
+                    _young_raised = (thresholds[0], thresholds[0] + made)
                 gc.enable()
 
 
