@@ -93,13 +93,18 @@ def play_match(
 
 def _play_out(match: Match, choose: dict, rngs: dict, seed: int, paused: bool) -> None:
     """Apply the policies' choices until the match is over (a C loop on the compiled path)."""
+    unchecked = 0
     while match.decision is not None:
         side = match.actor
         match.apply_action(choose[side](match, rngs[side]))
         if match.turn > MAX_TURNS:
             raise MatchStalled(f"Seed {seed}: no end after {MAX_TURNS} turns in one half.")
-        if paused and gc.get_count()[0] > PAUSED_YOUNG_LIMIT:
-            gc.collect(0)  # a policy making cyclic garbage (search copies): keep it bounded
+        if paused:
+            unchecked += 1
+            if unchecked == PAUSED_CHECK_EVERY:  # gc.get_count() builds a tuple: not each time
+                unchecked = 0
+                if gc.get_count()[0] > PAUSED_YOUNG_LIMIT:
+                    gc.collect(0)  # a policy making cyclic garbage (search copies): bounded
 
 
 # The cyclic garbage collector and a logged match (docs/performance.md, "Logging cost"): a
@@ -112,8 +117,10 @@ def _play_out(match: Match, choose: dict, rngs: dict, seed: int, paused: bool) -
 # the pause, and only if it was on when the first one entered; results do not depend on it.
 # Inside the pause, a policy that leaves cyclic garbage behind (the search bot's determinised
 # copies) gets its young generation collected by hand past this many new objects; a logged
-# greedy match stays well below it (none of 300 reached 5,000).
+# greedy match stays well below it (none of 300 reached 5,000). The count is looked at every
+# few decisions only, each look making a tuple.
 PAUSED_YOUNG_LIMIT = 10_000
+PAUSED_CHECK_EVERY = 8
 _pause_lock = threading.Lock()
 _pause_depth = 0
 _pause_restore = False
