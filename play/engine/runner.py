@@ -128,12 +128,15 @@ _pause_young = 0  # the young generation's count when the first match entered th
 # Leaving the pause, the young generation still holds what the pause made (mostly the log the
 # caller is handed), so its count is far past the threshold and the very next allocation would
 # collect it: a walk of the whole log, the moment before a batch drops it. So the last match
-# out raises the young threshold by what the pause made: the objects made before it, and
-# garbage of earlier matches, still count as usual (the young generation stays bounded), while
-# the log is walked only if it outlives the next young threshold's worth of new objects. The
-# raise lasts until the next collection starts (`_lower_young_threshold`, a gc callback) or
-# the next match enters the pause; a threshold someone set meanwhile is left alone.
+# out raises the young threshold by what the pause made, and by what the pause before it made
+# if no collection has run since (`outcome = play_match(...)` in a loop keeps the previous
+# outcome alive through the next match). Older objects, and garbage of matches before those
+# two, still count as usual, so the young generation stays bounded, while a log is walked only
+# if it outlives the next young threshold's worth of new objects. The raise lasts until the
+# next collection starts (`_on_collection`, a gc callback) or the next match enters the pause;
+# a threshold someone set meanwhile is left alone.
 _young_raised: tuple[int, int] | None = None  # (threshold before, threshold raised to)
+_made_before = 0  # what the previous pause made, while no collection has run since
 
 
 def _lower_young_threshold() -> None:
@@ -147,14 +150,17 @@ def _lower_young_threshold() -> None:
 
 
 def _on_collection(phase: str, info: dict) -> None:
-    if phase == "start" and _young_raised is not None and _pause_depth == 0:
-        _lower_young_threshold()
+    global _made_before
+    if phase == "start":
+        _made_before = 0  # every collection empties the young generation
+        if _young_raised is not None and _pause_depth == 0:
+            _lower_young_threshold()
 
 
 @contextmanager
 def collector_paused():
     """Pause automatic garbage collection inside the block; leave it as it was afterwards."""
-    global _pause_depth, _pause_restore, _pause_young, _young_raised
+    global _pause_depth, _pause_restore, _pause_young, _young_raised, _made_before
     with _pause_lock:
         if _pause_depth == 0:
             _pause_restore = gc.isenabled()
@@ -171,12 +177,14 @@ def collector_paused():
                 young = gc.get_count()[0]
                 # Fewer than at the start: the pause collected by hand (the count restarts).
                 made = young - _pause_young if young >= _pause_young else young
+                exempt = made + _made_before if made > 0 else 0
+                _made_before = made if made > 0 else 0
                 thresholds = gc.get_threshold()
-                if made > 0 and thresholds[0] > 0:  # 0: collection switched off that way
+                if exempt > 0 and thresholds[0] > 0:  # 0: collection switched off that way
                     if _on_collection not in gc.callbacks:
                         gc.callbacks.append(_on_collection)
-                    gc.set_threshold(thresholds[0] + made, *thresholds[1:])
-                    _young_raised = (thresholds[0], thresholds[0] + made)
+                    gc.set_threshold(thresholds[0] + exempt, *thresholds[1:])
+                    _young_raised = (thresholds[0], thresholds[0] + exempt)
                 gc.enable()
 
 
