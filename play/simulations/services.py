@@ -462,6 +462,11 @@ def chunk_run(*, batch_id: int, index: int, count_attempt: bool = True) -> bool:
                     for number, match_log in enumerate(logs)
                 ],
                 ignore_conflicts=True,
+                # One row a statement: Django inserts several rows on PostgreSQL through
+                # UNNEST of a jsonb[] array, which psycopg's client-side cursor quotes in
+                # Python, one regex call per quote of the ~160 KB logs: 3 logs took 87 ms of
+                # CPU and 165 ms of wall time, against 12 and 43 one by one.
+                batch_size=1,
             )
     if won:
         fault_point("kill_after_last_chunk_commit", batch_id=batch_id)
