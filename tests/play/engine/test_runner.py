@@ -301,3 +301,90 @@ def test_overlapping_matches_in_two_threads_leave_the_collector_on(collector_on)
         thread.join(60)
     assert seen_by_b_after_a == [False]  # still paused for B after A's match ended
     assert gc.isenabled()
+
+
+@pytest.fixture
+def thresholds_kept():
+    gc.collect()  # undoes any raise an earlier logged match left
+    was = gc.get_threshold()
+    yield was
+    gc.set_threshold(*was)
+
+
+def test_leaving_the_pause_defers_the_young_collection_by_what_the_match_made(
+    collector_on, thresholds_kept
+):
+    # The log is handed out in the young generation: collecting it the moment the pause ends
+    # would walk all of it just before a batch drops it (docs/performance.md, fourth pass).
+    gc.collect()
+    young_before = gc.get_stats()[0]["collections"]
+    outcome = play_match(DECK_A, DECK_B, policy_a="greedy", policy_b="greedy", seed=3)
+    raised = gc.get_threshold()
+    assert raised[0] > thresholds_kept[0] and raised[1:] == thresholds_kept[1:]
+    assert gc.get_stats()[0]["collections"] == young_before
+    del outcome
+    gc.collect(0)  # the next collection to start undoes the raise
+    assert gc.get_threshold() == thresholds_kept
+
+
+def test_the_next_logged_match_undoes_the_raise_before_its_own(collector_on, thresholds_kept):
+    import play.engine.runner as runner
+
+    seen = []
+
+    class Looking(_Watching):
+        def choose(self, state, rng):
+            seen.append(gc.get_threshold())
+            return super().choose(state, rng)
+
+    play_match(DECK_A, DECK_B, policy_a="greedy", policy_b="greedy", seed=3)
+    play_match(DECK_A, DECK_B, policy_a=Looking(), policy_b="greedy", seed=4)
+    assert set(seen) == {thresholds_kept}  # inside the pause: the threshold as it was
+    runner._lower_young_threshold()
+    assert gc.get_threshold() == thresholds_kept
+
+
+def test_a_threshold_set_meanwhile_or_set_to_zero_is_left_alone(collector_on, thresholds_kept):
+    play_match(DECK_A, DECK_B, policy_a="greedy", policy_b="greedy", seed=3)
+    gc.set_threshold(500, 10, 10)
+    gc.collect(0)
+    play_match(DECK_A, DECK_B, policy_a="greedy", policy_b="greedy", seed=4)
+    gc.set_threshold(500, 10, 10)
+    play_match(DECK_A, DECK_B, policy_a="greedy", policy_b="greedy", seed=5)
+    assert gc.get_threshold()[0] > 500  # raised from the 500 found on entering
+    gc.collect(0)
+    assert gc.get_threshold() == (500, 10, 10)
+    gc.set_threshold(0)  # automatic collection switched off through the threshold
+    play_match(DECK_A, DECK_B, policy_a="greedy", policy_b="greedy", seed=6)
+    assert gc.get_threshold()[0] == 0 and gc.isenabled()
+
+
+def test_cyclic_garbage_stays_bounded_over_many_logged_matches(collector_on, thresholds_kept):
+    # What a match leaves behind is exempt from the young threshold only until the match after
+    # the next one leaves the pause: garbage of earlier matches then counts as usual.
+    import weakref
+
+    made = []
+    most_alive = 0
+    per_match = []
+
+    class Node:
+        pass
+
+    class Cyclic(_Watching):
+        def choose(self, state, rng):
+            a, b = Node(), Node()
+            a.other, b.other = b, a
+            a.pad = [[] for _ in range(20)]
+            made.append(weakref.ref(a))
+            return super().choose(state, rng)
+
+    policy = Cyclic()
+    for seed in range(40):
+        before = len(made)
+        play_match(DECK_A, DECK_B, policy_a=policy, policy_b="greedy", seed=seed)
+        per_match.append(len(made) - before)
+        most_alive = max(most_alive, sum(ref() is not None for ref in made))
+        made = [ref for ref in made if ref() is not None]
+    assert sum(per_match) > 4_000  # ~140 cycles a match, ~22 objects each
+    assert most_alive < 3 * max(per_match)  # two matches' garbage and a young generation's
