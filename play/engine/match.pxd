@@ -29,8 +29,9 @@ cdef class Match:
     cdef public bint _first_edition_log, _empty_timing_passes, _draw_phase_deck_out, shot
     cdef public int half, turn, timing, _back_passes
     cdef public str offense
-    cdef public object pending, ball_zone, ball_arrow, decision, actor
-    cdef public object _deck_out_side, _first_kickoff
+    cdef public object ball_zone  # an int or None
+    # Each a str or None: typed, their comparisons with the literals are C string compares.
+    cdef public str pending, ball_arrow, decision, actor, _deck_out_side, _first_kickoff
 
     cpdef apply_action(self, action)
     cpdef _why_illegal(self, action)
@@ -44,6 +45,7 @@ cdef class Match:
     cpdef _begin_turn(self)
     @cython.locals(deck=list, got=Py_ssize_t, hand=list, start=Py_ssize_t, _=Py_ssize_t)
     cpdef bint _draw(self, _SideState state, Py_ssize_t count, reason) except -1
+    @cython.locals(offense=str, defense=str, pending=str)
     cpdef _kick_phase(self)
     cpdef _goal_kick(self, zone)
     cpdef _shoot(self, bint forced=*)
@@ -56,7 +58,7 @@ cdef class Match:
     cpdef _play_timing(self, side, tuple card_ids)
     cpdef _end_play(self, reason)
     @cython.locals(offense=_SideState, defense=_SideState, state=_SideState, keeper=int,
-                   log=EventLog)
+                   log=EventLog, outcome=str, offense_side=str, defense_side=str)
     cpdef _judge(self)
     cpdef _end_half(self)
     cpdef _finish(self, winner, decided_by, pk)
