@@ -23,26 +23,29 @@ cdef class _SideState:
 cdef class Match:
     cdef public object options, seed, _chance, stats, result
     cdef public EventLog _log
-    cdef public dict side_decks, cards, _s, score, _initial_decks
+    cdef public dict side_decks, cards, _facts, _s, score, _initial_decks
     cdef public _SideState _a, _b
     cdef public list _events, history
     cdef public bint _first_edition_log, _empty_timing_passes, _draw_phase_deck_out, shot
     cdef public int half, turn, timing, _back_passes
     cdef public str offense
-    cdef public object pending, ball_zone, ball_arrow, decision, actor
-    cdef public object _deck_out_side, _first_kickoff
+    cdef public object ball_zone  # an int or None
+    # Each a str or None: typed, their comparisons with the literals are C string compares.
+    cdef public str pending, ball_arrow, decision, actor, _deck_out_side, _first_kickoff
 
     cpdef apply_action(self, action)
     cpdef _why_illegal(self, action)
-    @cython.locals(state=_SideState, hand=list, players=int)
+    @cython.locals(state=_SideState, hand=list, table=dict, players=int, i=Py_ssize_t,
+                   j=Py_ssize_t, wanted=Py_ssize_t, held=Py_ssize_t, fact=tuple)
     cpdef _play_problem(self, side, tuple card_ids)
     cpdef _decide(self, decision, side)
     cpdef _start_half(self, int half, kickoff)
     @cython.locals(offense=_SideState, defense=_SideState, state=_SideState, need=int,
                    a=_SideState, b=_SideState)
     cpdef _begin_turn(self)
-    @cython.locals(deck=list, got=Py_ssize_t, drawn=list)
+    @cython.locals(deck=list, got=Py_ssize_t, hand=list, start=Py_ssize_t, _=Py_ssize_t)
     cpdef bint _draw(self, _SideState state, Py_ssize_t count, reason) except -1
+    @cython.locals(offense=str, defense=str, pending=str)
     cpdef _kick_phase(self)
     cpdef _goal_kick(self, zone)
     cpdef _shoot(self, bint forced=*)
@@ -50,11 +53,12 @@ cdef class Match:
     cpdef _begin_play(self)
     @cython.locals(user=_SideState, opponent=_SideState, logging=bint, at=Py_ssize_t,
                    deck_out=bint, hand=list, cards=list, table=dict, own=tuple, opp=tuple,
-                   log=EventLog, a=_SideState, b=_SideState)
+                   log=EventLog, a=_SideState, b=_SideState, facts=list, fact=tuple,
+                   i=Py_ssize_t, has_events=bint, keep=int, shoot=int, defense=int)
     cpdef _play_timing(self, side, tuple card_ids)
     cpdef _end_play(self, reason)
     @cython.locals(offense=_SideState, defense=_SideState, state=_SideState, keeper=int,
-                   log=EventLog)
+                   log=EventLog, outcome=str, offense_side=str, defense_side=str)
     cpdef _judge(self)
     cpdef _end_half(self)
     cpdef _finish(self, winner, decided_by, pk)

@@ -27,7 +27,7 @@ from play.engine.actions import (
 from play.engine.cards import OTHER, SIDES, Card, Side, other
 from play.engine.chance import Chance
 from play.engine.effects import compile_effect
-from play.engine.events import NO_LOG, EventLog, _card_id, ids, top_first
+from play.engine.events import NO_LOG, EventLog, ids, top_first
 from play.engine.judgment import keep_outcome, play_end_reason, shot_outcome
 from play.engine.legality import Problem, deck_problems
 from play.engine.options import (
@@ -217,10 +217,53 @@ def _same_decks(known: tuple[SideDeck, SideDeck], a: SideDeck, b: SideDeck) -> b
 
 
 # Deck pairs whose legality and card table were worked out: {ids of their parts: (the decks,
-# their card table)}. A hit must hold the identical objects (`_same_decks`), which the stored
-# decks keep alive, so an id is never reused while its entry stands. Bounded: batches reuse
-# a few deck pairs for thousands of matches.
-_CHECKED: dict[tuple[int, ...], tuple[tuple[SideDeck, SideDeck], dict[str, Card]]] = {}
+# their card table, its facts, the canonical cards)}. A hit must hold the identical objects
+# (`_same_decks`), which the stored decks keep alive, so an id is never reused while its
+# entry stands. Bounded: batches reuse a few deck pairs for thousands of matches.
+_CHECKED: dict[tuple[int, ...], tuple] = {}
+# Single decks whose construction problems were worked out, kept the same way: {ids of its
+# parts: (its parts, its problems)}, so a deck met in a new pairing is not checked again.
+_DECK_PROBLEMS: dict[tuple[int, ...], tuple[tuple, list[Problem]]] = {}
+
+
+def _problems_of(deck: SideDeck) -> list[Problem]:
+    """Return `deck.problems()`, worked out once per set of identical (immutable) parts."""
+    parts = _deck_parts(deck)
+    key = tuple(map(id, parts))
+    known = _DECK_PROBLEMS.get(key)
+    if known is not None and all(map(operator.is_, known[0], parts)):
+        return list(known[1])
+    problems = deck.problems()
+    if len(_DECK_PROBLEMS) >= 256:
+        _DECK_PROBLEMS.clear()
+    _DECK_PROBLEMS[key] = (parts, list(problems))
+    return problems
+
+
+# What the play phase reads of a card, by id: (0 the card, 1 whether it is a player, 2 whether
+# it is an event, 3 keep, 4 shoot, 5 defense, 6 its compiled effect or None), worked out once
+# per card table instead of reading the card's fields at every timing.
+
+
+def _card_facts(table: dict[str, Card]) -> dict[str, tuple]:
+    return {
+        card_id: (
+            card,
+            card.kind == "player",
+            card.kind == "event",
+            card.keep,
+            card.shoot,
+            card.defense,
+            compile_effect(card.effect) if card.kind == "event" else None,
+        )
+        for card_id, card in table.items()
+    }
+
+
+def _canonical(table: dict[str, Card], cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """Return the cards as the table's objects: every card of an id in a match is one object
+    (they are all equal, see Match._card_table), so the play phase finds a card by identity."""
+    return tuple([table[card.id] for card in cards])
 
 
 def _sub_multisets(counts: list[tuple[str, int]], limit: int) -> list[tuple[str, ...]]:
@@ -261,25 +304,36 @@ class Match:
         first_edition_log: bool = False,
     ) -> None:
         known = _CHECKED.get(_deck_key(side_a, side_b))
-        if known is not None and _same_decks(known[0], side_a, side_b):
-            table = known[1]  # these very card objects were checked before (all immutable)
-        else:
+        if known is None or not _same_decks(known[0], side_a, side_b):
             for side, deck in zip(SIDES, (side_a, side_b), strict=True):
-                problems = deck.problems()
+                problems = _problems_of(deck)
                 if problems:
                     raise IllegalDeck(side, problems)
             table = self._card_table(side_a, side_b)
+            canonical = tuple(
+                _canonical(table, cards)
+                for cards in (side_a.cards, side_a.bench, side_b.cards, side_b.bench)
+            )
+            known = ((side_a, side_b), table, _card_facts(table), canonical)
             if len(_CHECKED) >= 256:
                 _CHECKED.clear()
-            _CHECKED[_deck_key(side_a, side_b)] = ((side_a, side_b), table)
+            _CHECKED[_deck_key(side_a, side_b)] = known
+        # else: these very card objects were checked before (all immutable)
+        table = known[1]
+        canonical = known[3]
         self.options = options
         self.seed = seed
         self.side_decks: dict[str, SideDeck] = {"A": side_a, "B": side_b}
         self.cards = dict(table)
+        self._facts = known[2]  # shared by the matches of these decks, never changed
         self._chance = chance if chance is not None else Chance(seed)
         # The two sides' states, held directly for the hot path and by side for the rest.
         a = self._a = _SideState("A", side_a)
         b = self._b = _SideState("B", side_b)
+        a.owned = list(canonical[0])  # the table's card objects (_canonical)
+        a.bench = list(canonical[1])
+        b.owned = list(canonical[2])
+        b.bench = list(canonical[3])
         a.opponent = b
         b.opponent = a
         self._s = {"A": a, "B": b}
@@ -306,7 +360,10 @@ class Match:
         self._deck_out_side: Side | None = None
         for state in (a, b):  # chance 1 and 2: A's deck, then B's
             state.deck = self._chance.shuffle(state.owned)[::-1]
-        self._initial_decks = {"A": top_first(a.deck), "B": top_first(b.deck)}
+        # Only `to_log` reads the first decks (it needs a log), so a batch match skips them.
+        self._initial_decks = (
+            {"A": top_first(a.deck), "B": top_first(b.deck)} if record_log else None
+        )
         self._first_kickoff = self._chance.coin_toss()  # chance 3, R-MATCH-4
         self._start_half(1, self._first_kickoff)
 
@@ -459,6 +516,7 @@ class Match:
         copy.seed = self.seed
         copy.side_decks = self.side_decks
         copy.cards = self.cards
+        copy._facts = self._facts
         copy._chance = Chance(rng.getrandbits(32))
         copy._log = NO_LOG
         copy._events = None
@@ -559,15 +617,17 @@ class Match:
 
     def apply_action(self, action: Action) -> None:
         """Apply the deciding side's action and run on to the next decision."""
-        if type(action) is PlayCards and self.decision == PLAY and action.side == self.actor:
-            # The common case, checked as `_why_illegal` checks it, without its dispatch.
-            card_ids = action.card_ids
-            if card_ids:
-                problem = self._play_problem(action.side, card_ids)
-                if problem is not None:
-                    raise IllegalAction(problem)
-            self.history.append(action)
-            return self._play_timing(action.side, card_ids)
+        if type(action) is PlayCards and self.decision == PLAY:
+            side = action.side
+            if side == self.actor:
+                # The common case, checked as `_why_illegal` checks it, without its dispatch.
+                card_ids = action.card_ids
+                if card_ids:
+                    problem = self._play_problem(side, card_ids)
+                    if problem is not None:
+                        raise IllegalAction(problem)
+                self.history.append(action)
+                return self._play_timing(side, card_ids)
         problem = self._why_illegal(action)
         if problem is not None:
             raise IllegalAction(problem)
@@ -606,15 +666,29 @@ class Match:
 
     def _play_problem(self, side: Side, card_ids: tuple[str, ...]) -> str | None:
         state = self._a if side == "A" else self._b
-        hand = list(map(_card_id, state.hand))
-        table = self.cards
+        hand = state.hand
+        table = self._facts
         players = 0
-        for card_id in card_ids:
-            try:
-                hand.remove(card_id)
-            except ValueError:
+        # As if each id in turn were taken out of the hand's ids (the first one it lacks is
+        # the problem), counted without building the list: the hand holds the table's card
+        # objects (_canonical), so a card of an id is counted by identity.
+        for i in range(len(card_ids)):
+            card_id = card_ids[i]
+            fact = table.get(card_id) if isinstance(card_id, str) else None
+            if fact is None:  # no card of the match has this id
                 return f"{card_id} is not in side {side}'s hand (or not that many copies)."
-            if table[card_id].kind == "player":
+            card = fact[0]
+            wanted = 1  # the copies of this id used up to here
+            for j in range(i):
+                if card_ids[j] == card_id:
+                    wanted += 1
+            held = 0
+            for held_card in hand:
+                if held_card is card:
+                    held += 1
+            if held < wanted:
+                return f"{card_id} is not in side {side}'s hand (or not that many copies)."
+            if fact[1]:
                 players += 1
         if state.player_cards + players > MAX_PLAYER_CARDS_PER_TURN:  # R-PLAY-2
             return (
@@ -756,11 +830,11 @@ class Match:
         deck = state.deck
         got = count if count <= len(deck) else len(deck)
         if got:
-            drawn = deck[-got:]
-            del deck[-got:]
-            drawn.reverse()
-            state.hand.extend(drawn)
-            self._log.draw(state.side, drawn, reason, len(deck), self.half, self.turn)
+            hand = state.hand
+            start = len(hand)
+            for _ in range(got):  # the top card (kept last) first
+                hand.append(deck.pop())
+            self._log.draw(state.side, hand[start:], reason, len(deck), self.half, self.turn)
         if got < count and (reason == "draw_phase" or not self._draw_phase_deck_out):
             self._deck_out_side = state.side  # R-DRAW-2, R-MATCH-3
             return False
@@ -875,34 +949,49 @@ class Match:
         deck_out = False
         if card_ids:
             hand = user.hand
-            table = self.cards
-            cards = [table[card_id] for card_id in card_ids]
-            for card in cards:
-                # The first card of the hand with this id (every card of an id is equal in a
-                # match, see _card_table), found by id: no Card.__eq__ call per other card.
-                del hand[list(map(_card_id, hand)).index(card.id)]
-                if card.kind == "player":
+            table = self._facts
+            facts = [table[card_id] for card_id in card_ids]
+            cards = []
+            has_events = False
+            for fact in facts:
+                card = fact[0]
+                # The first card of the hand with this id: every card of an id in a match is
+                # this very object (Match.__init__, _canonical), so it is found by identity.
+                for i in range(len(hand)):
+                    if hand[i] is card:
+                        del hand[i]
+                        break
+                else:
+                    raise ValueError(f"{card.id} is not in side {side}'s hand.")
+                cards.append(card)
+                if fact[1]:
+                    keep, shoot, defense = fact[3], fact[4], fact[5]
                     user.player_cards += 1
-                    user.keep += card.keep
-                    user.shoot += card.shoot
-                    user.defense += card.defense
+                    user.keep += keep
+                    user.shoot += shoot
+                    user.defense += defense
+                elif fact[2]:
+                    has_events = True
             user.in_play.extend(cards)
-            for card in cards:  # R-PLAY-3, in the order used (id order)
-                if card.kind != "event":
-                    continue
-                effect = compile_effect(card.effect)
-                own = effect.own
-                opp = effect.opponent
-                user.keep += own[0]
-                user.shoot += own[1]
-                user.defense += own[2]
-                opponent.keep += opp[0]
-                opponent.shoot += opp[1]
-                opponent.defense += opp[2]
-                log.effect(side, opponent.side, card, own, opp, self.half, self.turn)
-                if effect.draw and not self._draw(user, effect.draw, "effect"):
-                    deck_out = True  # R-DRAW-2 (any_draw): later cards' effects never resolve
-                    break
+            if has_events:
+                for fact in facts:  # R-PLAY-3, in the order used (id order)
+                    if not fact[2]:
+                        continue
+                    card = fact[0]
+                    effect = fact[6]
+                    own = effect.own
+                    opp = effect.opponent
+                    user.keep += own[0]
+                    user.shoot += own[1]
+                    user.defense += own[2]
+                    opponent.keep += opp[0]
+                    opponent.shoot += opp[1]
+                    opponent.defense += opp[2]
+                    log.effect(side, opponent.side, card, own, opp, self.half, self.turn)
+                    if effect.draw and not self._draw(user, effect.draw, "effect"):
+                        # R-DRAW-2 (any_draw): later cards' effects never resolve
+                        deck_out = True
+                        break
         if logging:
             a, b = self._a, self._b
             log.play(
