@@ -6,6 +6,10 @@ cimport cython
 from play.engine.match cimport Match, _SideState
 
 
+# The contest indexes and greedy's constants as C integers (the .py assigns them).
+cdef long _KEEP, _SHOOT, _DEFENSE, _AFFORDABLE_KEEP, _CONTEST_WORTH, _MAX_CANDIDATE_PLAYERS
+
+
 @cython.final
 cdef class _Entry:
     cdef public long gain, value, keep
