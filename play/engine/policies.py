@@ -2,8 +2,10 @@
 
 A policy's randomness comes from its own `random.Random`, derived from the match seed and the
 side by `policy_rng`, so a bot-against-bot match is a pure function of its decks, policies,
-options and seed. Policies see what a player at the table sees: their own hand, the totals on
-the table, the field, the score and the opponent's goalkeeper; never the opponent's hand.
+options and seed. A policy that never draws says `uses_rng = False` (greedy, passive): the
+runner then hands it None instead of seeding one. Policies see what a player at the table
+sees: their own hand, the totals on the table, the field, the score and the opponent's
+goalkeeper; never the opponent's hand.
 """
 
 from __future__ import annotations
