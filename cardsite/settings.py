@@ -328,6 +328,10 @@ if REDIS_URL:
         **REDIS_TRANSPORT_PRIORITIES,
     }
 CELERY_TASK_IGNORE_RESULT = True
+# Celery's Django fix-up closes the database connections around every task unless this is set;
+# a worker then reconnects for each chunk (5-15 ms). Kept for this many tasks instead (and at
+# most CONN_MAX_AGE); play.tasks.usable_connection checks the kept one before each chunk.
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 100)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -323,3 +323,25 @@ def test_a_worker_killed_between_its_last_chunk_and_done_leaves_a_batch_that_sti
     keys = list(samples.values_list("chunk_index", "sample_number"))
     assert len(keys) == len(set(keys)) and keys  # sample logs once each
     assert finished.results == _same_batch_in_process(owner, 30, seed=21)  # as without the fault
+
+
+def test_a_kept_connection_the_server_closed_between_chunks_is_replaced_before_the_next():
+    # Workers keep their connection between tasks (CELERY_DB_REUSE_MAX); one the server
+    # closed meanwhile must not fail the next chunk's first query.
+    needs_postgresql()
+    import psycopg
+
+    from play.tasks import usable_connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    with psycopg.connect(**connection.get_connection_params(), autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+    usable_connection()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        assert cursor.fetchone()[0] != pid
+    usable_connection()  # a live connection is kept
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")

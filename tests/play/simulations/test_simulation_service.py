@@ -540,3 +540,22 @@ def test_the_deck_page_lists_its_owners_share_links(alice, alice_client, bob_cli
     deck = batch.deck_a_version.deck
     page = alice_client.get(deck.get_absolute_url()).content.decode()
     assert 'id="deck-share-links"' in page and batch.share_token in page
+
+
+def test_a_chunk_in_a_batchs_middle_costs_a_few_queries_and_publishes_the_next(
+    alice, decks, settings, queued, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    # read the batch, claim, read the chunk, write the result, the finish check, and the top-up:
+    # the window count, the candidates, the owner's waiting count, the next chunk's claim
+    settings.SIMULATION_QUEUE_WINDOW = 2
+    with django_capture_on_commit_callbacks(execute=True):
+        batch = make(alice, decks, runs=50)  # 5 chunks
+    services.chunk_run(batch_id=batch.pk, index=0)  # the first: status and sample logs too
+    queued.reset_mock()
+    with django_assert_num_queries(9):
+        services.chunk_run(batch_id=batch.pk, index=1)
+    assert [list(call.args[1]) for call in queued.call_args_list] == [[3]]
+    priorities = dict(batch.chunks.filter(queued_at__isnull=False).values_list("index", "priority"))
+    assert queued.call_args.kwargs["priorities"] == {3: priorities[3]}
+    assert not MatchLog.objects.filter(batch=batch, chunk_index=1).exists()
+    assert MatchLog.objects.filter(batch=batch, chunk_index=0).count() == 3
