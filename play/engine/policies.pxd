@@ -3,6 +3,12 @@
 # it is and both give the same decisions (tests/play/engine/test_policies.py, test_golden.py).
 cimport cython
 
+from play.engine.match cimport Match, _SideState
+
+
+# The contest indexes and greedy's constants as C integers (the .py assigns them).
+cdef long _KEEP, _SHOOT, _DEFENSE, _AFFORDABLE_KEEP, _CONTEST_WORTH, _MAX_CANDIDATE_PLAYERS
+
 
 @cython.final
 cdef class _Entry:
@@ -13,15 +19,19 @@ cdef class _Entry:
 
 @cython.final
 cdef class _Facts:
-    cdef public object card, features
+    cdef public object card, id, features
     cdef public bint player, draws_only, free
-    cdef public long value, keep_gain, free_value
+    cdef public long value, keep_gain, shoot_gain, free_value
     cdef public _Entry keep_entry, shoot_entry, defense_entry
 
 
+@cython.locals(table=dict)
 cpdef object _play(object side, tuple card_ids)
 
 cpdef _Facts _card_facts(object card)
+
+@cython.locals(table=dict, found=list, facts=_Facts)
+cpdef list _hand_facts(object hand)
 
 @cython.locals(i=Py_ssize_t, j=Py_ssize_t, entry=_Entry, before=_Entry)
 cpdef _sort_players(list players)
@@ -29,8 +39,10 @@ cpdef _sort_players(list players)
 @cython.locals(i=Py_ssize_t, j=Py_ssize_t, entry=_Entry, before=_Entry)
 cpdef _sort_events(list events)
 
-@cython.locals(players=list, events=list, table=dict, facts=_Facts, entry=_Entry)
 cpdef tuple _candidates(object hand, long contest, bint keep_free=*)
+
+@cython.locals(players=list, events=list, facts=_Facts, entry=_Entry)
+cpdef tuple _candidates_of(list hand, long contest, bint keep_free)
 
 @cython.locals(entry=_Entry)
 cdef long _with_events(long gained, long cost, long keep, list events, long need, bint limited, long keep_limit) except? -2
@@ -55,16 +67,32 @@ cdef long _with_events(long gained, long cost, long keep, list events, long need
 )
 cpdef object _search(list players, list events, long budget, long need, object keep_limit)
 
-@cython.locals(table=dict, facts=_Facts, best_value=long, value=long)
 cpdef list _keep_free(object hand, long budget, long deck_count)
 
+@cython.locals(facts=_Facts, best=_Facts, best_value=long, value=long)
+cpdef list _keep_free_of(list hand, long budget, long deck_count)
+
 @cython.locals(zone=long, target=long, distance=long, worth=long)
-cpdef long _keep_worth(object state, object side) except? -1
+cpdef long _keep_worth(Match state, object side) except? -1
 
-@cython.locals(budget=long, need=long, attacking=bint, passes=bint, players=list, events=list)
-cpdef list _greedy_cards(object state, object side)
+cpdef list _all_in(object hand, long budget)
 
-@cython.locals(need=long, stopping=long, wanted=long, players=list, events=list)
-cpdef list _shot_cards(object state, object side, object hand, bint attacking, object mine, object theirs, long budget)
+@cython.locals(shooters=list, helpers=list, picked=list, facts=_Facts, entry=_Entry)
+cpdef list _all_in_of(list hand, long budget)
 
-cpdef object _greedy_choice(object state)
+@cython.locals(i=Py_ssize_t, j=Py_ssize_t, entry=_Entry, before=_Entry)
+cpdef _sort_shooters(list shooters)
+
+@cython.locals(mine=_SideState, theirs=_SideState, hand=list, budget=long, need=long,
+               attacking=bint, passes=bint, players=list, events=list)
+cpdef list _greedy_cards(Match state, object side)
+
+@cython.locals(need=long, stopping=long, wanted=long, facts=list, players=list, events=list)
+cpdef list _shot_cards(Match state, object side, list hand, bint attacking, _SideState mine, _SideState theirs, long budget)
+
+@cython.locals(mine=_SideState, shots=list, helped=long, cycles=bint, facts=_Facts, potential=long)
+cpdef bint _shoots(Match state, object side) except -1
+
+cpdef object _goal_kick_zone(Match state, object side)
+
+cpdef object _greedy_choice(Match state)

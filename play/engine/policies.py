@@ -2,8 +2,10 @@
 
 A policy's randomness comes from its own `random.Random`, derived from the match seed and the
 side by `policy_rng`, so a bot-against-bot match is a pure function of its decks, policies,
-options and seed. Policies see what a player at the table sees: their own hand, the totals on
-the table, the field, the score and the opponent's goalkeeper; never the opponent's hand.
+options and seed. A policy that never draws says `uses_rng = False` (greedy, passive): the
+runner then hands it None instead of seeding one. Policies see what a player at the table
+sees: their own hand, the totals on the table, the field, the score and the opponent's
+goalkeeper; never the opponent's hand.
 """
 
 from __future__ import annotations
@@ -50,17 +52,21 @@ _GOAL_KICK_TO = {
     for zone in ("penalty_zone", "middle_zone")
 }
 _NO_SWAPS = {side: HalftimeSwaps(side, ()) for side in SIDES}
-_PLAYS: dict[tuple[str, tuple[str, ...]], PlayCards] = {}  # (side, ids as chosen) -> action
+# Each side's plays: ids as chosen -> action.
+_PLAYS_A: dict[tuple[str, ...], PlayCards] = {}
+_PLAYS_B: dict[tuple[str, ...], PlayCards] = {}
 
 
 def _play(side: Side, card_ids: tuple[str, ...]) -> PlayCards:
     """Return PlayCards(side, card_ids), built once per distinct play (actions are values)."""
-    key = (side, card_ids)
-    action = _PLAYS.get(key)
+    table = _PLAYS_A if side == "A" else _PLAYS_B if side == "B" else None
+    if table is None:
+        return PlayCards(side, card_ids)
+    action = table.get(card_ids)
     if action is None:
-        if len(_PLAYS) >= 50_000:
-            _PLAYS.clear()
-        action = _PLAYS[key] = PlayCards(side, card_ids)
+        if len(table) >= 25_000:
+            table.clear()
+        action = table[card_ids] = PlayCards(side, card_ids)
     return action
 
 
@@ -68,6 +74,7 @@ class PassivePolicy:
     """Never uses a card, never shoots (back pass), goal kicks to the middle zone, no swaps."""
 
     name = "passive"
+    uses_rng = False  # the runner hands it None instead of seeding a policy rng
 
     def choose(self, state: Match, rng: random.Random) -> Action:
         side = state.actor
@@ -134,17 +141,20 @@ class _Entry:
 
 
 class _Facts:
-    """What greedy reads about a card at every decision, computed once per card object: its
-    features, whether it is a player, its value and keep gain, whether it only draws, whether
+    """What greedy reads about a card at every decision, computed once per card object: the
+    card and its id, its features, whether it is a player, its value, keep and shoot gains,
+    whether it only draws, whether
     it adds no keep (`free`, what `_keep_free` may use) and the value `_keep_free` counts for it,
     and its `_Entry` for each contest (None where it gains nothing there)."""
 
     __slots__ = (
         "card",
+        "id",
         "features",
         "player",
         "value",
         "keep_gain",
+        "shoot_gain",
         "draws_only",
         "free",
         "free_value",
@@ -154,17 +164,25 @@ class _Facts:
     )
 
     def __init__(self, card: Card) -> None:
-        features = _features(card)
+        # A goalkeeper is never in a legal deck; should one be in a hand, it helps nowhere
+        # and is no keep-free card (what `_shoots` and `_all_in` did by its kind).
+        keeper = card.kind == "goalkeeper"
+        features = _Features((0, 0, 0), 0, False) if keeper else _features(card)
         gains, value, draws_only = features
         self.card = card
+        self.id = card.id
         self.features = features
         self.player = card.kind == "player"
         self.value = value
         self.keep_gain = gains[_KEEP]
+        self.shoot_gain = gains[_SHOOT]
         self.draws_only = draws_only
         if self.player:
             self.free = not card.keep
             self.free_value = card.shoot + card.defense + 1
+        elif keeper:
+            self.free = False
+            self.free_value = 0
         else:
             self.free = gains[_KEEP] <= 0
             self.free_value = value
@@ -193,6 +211,18 @@ def _card_facts(card: Card) -> _Facts:
         _CARD_FACTS.clear()
     _CARD_FACTS[card.id] = facts
     return facts
+
+
+def _hand_facts(hand: Sequence[Card]) -> list[_Facts]:
+    """Return the facts of the hand's cards, in hand order (looked up once per decision)."""
+    table = _CARD_FACTS
+    found = []
+    for card in hand:
+        facts = table.get(card.id)
+        if facts is None or facts.card is not card:
+            facts = _card_facts(card)
+        found.append(facts)
+    return found
 
 
 def _draws_only(card: Card) -> bool:
@@ -247,13 +277,16 @@ def _candidates(
     """Return the hand's cards that help in the contest: players strongest first, at most
     four of them, and events best gain per value first. With `keep_free`, only the cards
     that add no keep."""
+    return _candidates_of(_hand_facts(hand), contest, keep_free)
+
+
+def _candidates_of(
+    hand: list[_Facts], contest: int, keep_free: bool
+) -> tuple[list[_Entry], list[_Entry]]:
+    """`_candidates` of a hand's facts (`_hand_facts`)."""
     players = []
     events = []
-    table = _CARD_FACTS
-    for card in hand:
-        facts = table.get(card.id)
-        if facts is None or facts.card is not card:
-            facts = _card_facts(card)
+    for facts in hand:
         if keep_free and facts.keep_gain > 0:
             continue
         if contest == _KEEP:
@@ -393,13 +426,14 @@ def _search(
 
 def _keep_free(hand: Sequence[Card], budget: int, deck_count: int) -> list[Card]:
     """Return the cheapest card that adds no keep (to end the phase holding the ball)."""
+    return _keep_free_of(_hand_facts(hand), budget, deck_count)
+
+
+def _keep_free_of(hand: list[_Facts], budget: int, deck_count: int) -> list[Card]:
+    """`_keep_free` of a hand's facts (`_hand_facts`)."""
     best = None
     best_value = 0
-    table = _CARD_FACTS
-    for card in hand:
-        facts = table.get(card.id)
-        if facts is None or facts.card is not card:
-            facts = _card_facts(card)
+    for facts in hand:
         if not facts.free:
             continue
         if facts.player:
@@ -409,8 +443,8 @@ def _keep_free(hand: Sequence[Card], budget: int, deck_count: int) -> list[Card]
         else:
             value = 0 if facts.draws_only and deck_count >= 3 else facts.free_value
         if best is None or value < best_value:
-            best, best_value = card, value
-    return [best] if best is not None and best_value <= 4 else []
+            best, best_value = facts, value
+    return [best.card] if best is not None and best_value <= 4 else []
 
 
 def _keep_worth(state: Match, side: Side) -> int:
@@ -426,34 +460,63 @@ def _keep_worth(state: Match, side: Side) -> int:
 
 def _all_in(hand: Sequence[Card], budget: int) -> list[Card]:
     """Return the best shooters and every card that helps the shot or refills the hand."""
-    shooters = [c for c in hand if c.kind == "player" and c.shoot > 0]
-    shooters.sort(key=lambda c: (-c.shoot, c.keep, c.id))
+    return _all_in_of(_hand_facts(hand), budget)
+
+
+def _all_in_of(hand: list[_Facts], budget: int) -> list[Card]:
+    """`_all_in` of a hand's facts (`_hand_facts`): the shooters by (-shoot, keep, id),
+    stably, at most `budget` of them, then the helping events in hand order."""
+    shooters = []
     helpers = []
-    for c in hand:
-        if c.kind == "event":
-            features = _event_features(c.effect)
-            if features.gains[_SHOOT] > 0 or features.draws_only:
-                helpers.append(c)
-    return shooters[:budget] + helpers
+    for facts in hand:
+        if facts.player:
+            if facts.shoot_gain > 0:
+                shooters.append(facts.shoot_entry)
+        elif facts.shoot_gain > 0 or facts.draws_only:
+            helpers.append(facts.card)
+    _sort_shooters(shooters)
+    picked = [entry.card for entry in shooters[:budget]]
+    picked.extend(helpers)
+    return picked
+
+
+def _sort_shooters(shooters: list[_Entry]) -> None:
+    """Sort by (-gain, keep, id), stably, as `list.sort` with that key would."""
+    for i in range(1, len(shooters)):
+        entry = shooters[i]
+        j = i - 1
+        while j >= 0:
+            before = shooters[j]
+            if entry.gain < before.gain:
+                break
+            if entry.gain == before.gain:
+                if entry.keep > before.keep:
+                    break
+                if entry.keep == before.keep and not entry.id < before.id:
+                    break
+            shooters[j + 1] = before
+            j -= 1
+        shooters[j + 1] = entry
 
 
 def _greedy_cards(state: Match, side: Side) -> list[Card]:
     """Return the cards greedy plays now (the PLAY decision)."""
     # Reads the sides' live state (engine-internal, read only) instead of the public
     # copies (`hand()`, `totals()`): the same values without building tuples.
-    mine = state._s[side]
+    mine = state._a if side == "A" else state._b
     theirs = mine.opponent
-    hand = mine.hand
     attacking = side == state.offense
     budget = MAX_PLAYER_CARDS_PER_TURN - mine.player_cards
     if state.shot:
-        return _shot_cards(state, side, hand, attacking, mine, theirs, budget)
+        return _shot_cards(state, side, mine.hand, attacking, mine, theirs, budget)
     # A keep contest (R-PLAY-4 with empty_timing "passes", R-JUDGE-5).
+    hand = None  # the hand's facts, looked up once when first needed
     passes = state._empty_timing_passes
     if attacking and (not passes or mine.keep == theirs.keep):
         # A card that adds no keep, used while the totals are level, ends the phase at
         # once with the ball held (R-PLAY-4: not ahead). Draw-only events do it for free.
-        free = _keep_free(hand, budget, len(mine.deck))
+        hand = _hand_facts(mine.hand)
+        free = _keep_free_of(hand, budget, len(mine.deck))
         if free or not passes:
             return free
         if state.timing == 1:
@@ -461,7 +524,9 @@ def _greedy_cards(state: Match, side: Side) -> list[Card]:
     need = theirs.keep - mine.keep + 1
     if need <= 0:
         return []
-    players, events = _candidates(hand, _KEEP)
+    if hand is None:
+        hand = _hand_facts(mine.hand)
+    players, events = _candidates_of(hand, _KEEP, False)
     found = _search(players, events, budget, need, None)
     # Without a keep limit the cost is the cards' summed value.
     if found is not None and found[2] <= _keep_worth(state, side):
@@ -470,29 +535,31 @@ def _greedy_cards(state: Match, side: Side) -> list[Card]:
 
 
 def _shot_cards(state, side, hand, attacking, mine, theirs, budget) -> list[Card]:
-    opponent = OTHER[side]
+    # `mine` and `theirs` are the sides' live state; their goalkeepers are
+    # `state.goalkeeper(side)` and `state.goalkeeper(OTHER[side])`.
     if attacking:
-        stopping = theirs.defense + state.goalkeeper(opponent).defense
+        stopping = theirs.defense + theirs.goalkeeper.defense
         need = stopping - mine.shoot + 1
         if need <= 0:
             return []
+        facts = _hand_facts(hand)
         if mine.keep == theirs.keep:
             # Cards that add no keep end the phase at once (R-PLAY-4): the defense cannot
             # answer, so a keep-free shot that beats the goalkeeper is a goal.
-            players, events = _candidates(hand, _SHOOT, True)
+            players, events = _candidates_of(facts, _SHOOT, True)
             found = _search(players, events, budget, need, None)
             if found is not None:
                 return found[0]
         if state.timing == 1:
-            return _all_in(hand, budget)
-        players, events = _candidates(hand, _SHOOT)
+            return _all_in_of(facts, budget)
+        players, events = _candidates_of(facts, _SHOOT, False)
         found = _search(players, events, budget, need, None)
         return found[0] if found is not None else []
-    stopping = mine.defense + state.goalkeeper(side).defense
+    stopping = mine.defense + mine.goalkeeper.defense
     need = theirs.shoot - stopping + 1
     if need <= 0:
         return []
-    players, events = _candidates(hand, _DEFENSE)
+    players, events = _candidates_of(_hand_facts(hand), _DEFENSE, False)
     for wanted in (need, need - 1):  # stop it, else force a corner kick
         if wanted <= 0:
             break
@@ -503,21 +570,24 @@ def _shot_cards(state, side, hand, attacking, mine, theirs, budget) -> list[Card
 
 
 def _shoots(state: Match, side: Side) -> bool:
+    # The side's live state (read only), as in `_greedy_cards`: its hand is
+    # `state.hand(side)`, the goalkeeper faced `state.goalkeeper(OTHER[side])`.
+    mine = state._a if side == "A" else state._b
     shots = []
     helped = 0
     cycles = False  # holds an event that only draws
-    for card in state.hand(side):
-        if card.kind == "player":
-            shots.append(card.shoot)
-        elif card.kind == "event":
-            features = _event_features(card.effect)
-            helped += max(0, features.gains[_SHOOT])
-            cycles = cycles or features.draws_only
+    for facts in _hand_facts(mine.hand):
+        if facts.player:
+            shots.append(facts.shoot_gain)  # a player's shoot
+        else:
+            if facts.shoot_gain > 0:
+                helped += facts.shoot_gain
+            cycles = cycles or facts.draws_only
     shots.sort(reverse=True)
     potential = sum(shots[:MAX_PLAYER_CARDS_PER_TURN]) + helped
-    if potential > state.goalkeeper(OTHER[side]).defense + 2:
+    if potential > mine.opponent.goalkeeper.defense + 2:
         return True
-    return not (cycles and state.deck_count(side) >= 4)
+    return not (cycles and len(mine.deck) >= 4)
 
 
 def _goal_kick_zone(state: Match, side: Side) -> str:
@@ -546,6 +616,7 @@ class GreedyPolicy:
     (The work is in module functions, which the compiled path types: policies.pxd.)"""
 
     name = "greedy"
+    uses_rng = False  # the runner hands it None instead of seeding a policy rng
 
     def choose(self, state: Match, rng: random.Random) -> Action:
         return _greedy_choice(state)

@@ -84,7 +84,12 @@ def play_match(
         record_log=log,
         first_edition_log=first_edition_log,
     )
-    rngs = {side: policy_rng(seed, side) for side in SIDES}
+    # A policy that never draws (`uses_rng = False`: greedy, passive) gets None instead of a
+    # seeded rng: seeding one from its string costs a hash. Any other policy gets its own.
+    rngs = {
+        side: policy_rng(seed, side) if getattr(policies[side], "uses_rng", True) else None
+        for side in SIDES
+    }
     choose = {side: policies[side].choose for side in SIDES}
     with collector_paused() if log else nullcontext(False) as paused:
         _play_out(match, choose, rngs, seed, paused)
