@@ -33,8 +33,9 @@ cpdef _Facts _card_facts(object card)
 @cython.locals(table=dict, found=list, facts=_Facts)
 cpdef list _hand_facts(object hand)
 
-@cython.locals(i=Py_ssize_t, j=Py_ssize_t, entry=_Entry, before=_Entry)
-cpdef _sort_players(list players)
+@cython.locals(i=Py_ssize_t, j=Py_ssize_t, entry=_Entry, before=_Entry, second=long,
+               before_second=long)
+cpdef _sort_strongest(list entries, bint by_keep)
 
 @cython.locals(i=Py_ssize_t, j=Py_ssize_t, entry=_Entry, before=_Entry)
 cpdef _sort_events(list events)
@@ -79,9 +80,6 @@ cpdef list _all_in(object hand, long budget)
 
 @cython.locals(shooters=list, helpers=list, picked=list, facts=_Facts, entry=_Entry)
 cpdef list _all_in_of(list hand, long budget)
-
-@cython.locals(i=Py_ssize_t, j=Py_ssize_t, entry=_Entry, before=_Entry)
-cpdef _sort_shooters(list shooters)
 
 @cython.locals(mine=_SideState, theirs=_SideState, hand=list, budget=long, need=long,
                attacking=bint, passes=bint, players=list, events=list)

@@ -235,24 +235,27 @@ def _value(card: Card) -> int:
     return _features(card).value
 
 
-def _sort_players(players: list[_Entry]) -> None:
-    """Sort strongest first: by (-gain, value, id), stably, as `list.sort` with that key
-    would (an insertion sort: the lists hold a handful of entries)."""
-    for i in range(1, len(players)):
-        entry = players[i]
+def _sort_strongest(entries: list[_Entry], by_keep: bool) -> None:
+    """Sort strongest first: by (-gain, then value, or keep with `by_keep`, then id), stably,
+    as `list.sort` with that key would (an insertion sort: the lists hold a handful of
+    entries)."""
+    for i in range(1, len(entries)):
+        entry = entries[i]
+        second = entry.keep if by_keep else entry.value
         j = i - 1
         while j >= 0:
-            before = players[j]
+            before = entries[j]
             if entry.gain < before.gain:
                 break
             if entry.gain == before.gain:
-                if entry.value > before.value:
+                before_second = before.keep if by_keep else before.value
+                if second > before_second:
                     break
-                if entry.value == before.value and not entry.id < before.id:
+                if second == before_second and not entry.id < before.id:
                     break
-            players[j + 1] = before
+            entries[j + 1] = before
             j -= 1
-        players[j + 1] = entry
+        entries[j + 1] = entry
 
 
 def _sort_events(events: list[_Entry]) -> None:
@@ -303,7 +306,7 @@ def _candidates_of(
     if len(events) > 1:
         _sort_events(events)
     if len(players) > 1:
-        _sort_players(players)
+        _sort_strongest(players, False)  # by (-gain, value, id)
         if len(players) > _MAX_CANDIDATE_PLAYERS:
             del players[_MAX_CANDIDATE_PLAYERS:]
     return players, events
@@ -474,29 +477,10 @@ def _all_in_of(hand: list[_Facts], budget: int) -> list[Card]:
                 shooters.append(facts.shoot_entry)
         elif facts.shoot_gain > 0 or facts.draws_only:
             helpers.append(facts.card)
-    _sort_shooters(shooters)
+    _sort_strongest(shooters, True)  # by (-shoot gain, keep, id)
     picked = [entry.card for entry in shooters[:budget]]
     picked.extend(helpers)
     return picked
-
-
-def _sort_shooters(shooters: list[_Entry]) -> None:
-    """Sort by (-gain, keep, id), stably, as `list.sort` with that key would."""
-    for i in range(1, len(shooters)):
-        entry = shooters[i]
-        j = i - 1
-        while j >= 0:
-            before = shooters[j]
-            if entry.gain < before.gain:
-                break
-            if entry.gain == before.gain:
-                if entry.keep > before.keep:
-                    break
-                if entry.keep == before.keep and not entry.id < before.id:
-                    break
-            shooters[j + 1] = before
-            j -= 1
-        shooters[j + 1] = entry
 
 
 def _greedy_cards(state: Match, side: Side) -> list[Card]:
