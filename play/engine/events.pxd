@@ -4,6 +4,9 @@
 cimport cython
 
 
+cpdef list ids(cards)
+
+
 cdef class EventLog:
     cdef public list events
     cdef public bint forced_field

@@ -8,14 +8,10 @@ Every method writes one event type of the format; the fields are the format's, i
 
 from __future__ import annotations
 
-from operator import attrgetter
-
-_card_id = attrgetter("id")
-
 
 def ids(cards) -> list[str]:
     """Return the ids of the cards, in order."""
-    return [card.id for card in cards]  # compiled: a C loop, no map or attrgetter call a card
+    return [card.id for card in cards]  # compiled: a C loop (events.pxd), called as C
 
 
 def top_first(deck) -> list[str]:
@@ -29,30 +25,38 @@ def top_first(deck) -> list[str]:
 # cheaper than a literal's fresh dict growing key by key (docs/performance.md, "Logging cost,
 # fourth pass"). The templates hold only constants and None and are never handed out: every
 # event is a new dict of its own, with the same keys in the same order as the literal gave.
-_TURN_START = dict.fromkeys(
-    ("type", "offense", "pending", "ball", "score", "hands", "deck_counts", "half", "turn")
+def _template(event_type: str, *fields: str, **fixed: str) -> dict:
+    """Return the template of an event type: `type`, then the fields in order, all None but
+    the `fixed` ones."""
+    template = dict.fromkeys(("type", *fields))
+    template["type"] = event_type
+    template.update(fixed)
+    return template
+
+
+_TURN_START = _template(
+    "turn_start", "offense", "pending", "ball", "score", "hands", "deck_counts", "half", "turn"
 )
-_TURN_START["type"] = "turn_start"
-_DRAW = dict.fromkeys(("type", "side", "cards", "reason", "deck_count", "half", "turn"))
-_DRAW["type"] = "draw"
-_KICK = dict.fromkeys(("type", "case", "choice", "ball", "shot", "half", "turn"))
-_KICK["type"] = "kick"
-_PLAY = dict.fromkeys(
-    ("type", "side", "timing", "cards", "player_cards_this_turn", "totals", "half", "turn")
+_DRAW = _template("draw", "side", "cards", "reason", "deck_count", "half", "turn")
+_KICK = _template("kick", "case", "choice", "ball", "shot", "half", "turn")
+_PLAY = _template(
+    "play", "side", "timing", "cards", "player_cards_this_turn", "totals", "half", "turn"
 )
-_PLAY["type"] = "play"
-_EFFECT = dict.fromkeys(("type", "side", "card", "effect", "delta", "half", "turn"))
-_EFFECT["type"] = "effect"
-_JUDGE_SHOT = dict.fromkeys(
-    ("type", "kind", "shoot", "defense", "goalkeeper_defense", "outcome", "half", "turn")
+_EFFECT = _template("effect", "side", "card", "effect", "delta", "half", "turn")
+_JUDGE_SHOT = _template(
+    "judge",
+    "kind",
+    "shoot",
+    "defense",
+    "goalkeeper_defense",
+    "outcome",
+    "half",
+    "turn",
+    kind="shot",
 )
-_JUDGE_SHOT["type"] = "judge"
-_JUDGE_SHOT["kind"] = "shot"
-_JUDGE_KEEP = dict.fromkeys(
-    ("type", "kind", "offense_keep", "defense_keep", "outcome", "half", "turn")
+_JUDGE_KEEP = _template(
+    "judge", "kind", "offense_keep", "defense_keep", "outcome", "half", "turn", kind="keep"
 )
-_JUDGE_KEEP["type"] = "judge"
-_JUDGE_KEEP["kind"] = "keep"
 
 
 class EventLog:
@@ -99,7 +103,7 @@ class EventLog:
                 "pending": pending,
                 "ball": None if ball_zone is None else {"zone": ball_zone, "arrow": ball_arrow},
                 "score": score.copy(),
-                "hands": {"A": [card.id for card in hand_a], "B": [card.id for card in hand_b]},
+                "hands": {"A": ids(hand_a), "B": ids(hand_b)},
                 "deck_counts": {"A": deck_a, "B": deck_b},
                 "half": half,
                 "turn": turn,
@@ -111,7 +115,7 @@ class EventLog:
             {
                 **_DRAW,
                 "side": side,
-                "cards": [card.id for card in drawn],
+                "cards": ids(drawn),
                 "reason": reason,
                 "deck_count": deck_count,
                 "half": half,
@@ -239,7 +243,7 @@ class EventLog:
             {
                 "type": "discard",
                 "side": side,
-                "cards": [card.id for card in cards],
+                "cards": ids(cards),
                 "half": half,
                 "turn": turn,
             }
