@@ -91,11 +91,11 @@ def test_a_chunk_slower_than_the_stall_time_keeps_its_lease_and_is_never_copied(
 ):
     needs_postgresql()
     settings.SIMULATION_STALL_SECONDS = 2  # leases renewed every half second
-    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 3000}
+    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 10_000}
     pool = Workers({**broker, "SIMULATION_STALL_SECONDS": "2"}, tmp_path)
     try:
         pool.start("w1")
-        batch = goldfish(owner, 3000, seed=12)
+        batch = goldfish(owner, 10_000, seed=12)
         wait_for(lambda: batch.chunks.filter(attempts=1).exists(), timeout=60, what="claim")
         started = time.monotonic()
         requeued = 0
@@ -114,7 +114,7 @@ def test_a_chunk_slower_than_the_stall_time_keeps_its_lease_and_is_never_copied(
     assert requeued == 0, ages
     chunk = finished.chunks.get()
     assert chunk.attempts == 1
-    assert finished.results["runs"] == 3000
+    assert finished.results["runs"] == 10_000
 
 
 @pytest.fixture
