@@ -145,7 +145,10 @@ def test_playing_a_goldfish_half_by_clicking_legal_actions(live_server, browser,
         if state.startswith("halftime_swaps"):
             break
         took_ball_back |= won_the_ball_back(browser, deck.name)
-        if step == 25 and not reloaded:  # mid-game: a reload resumes the very same position
+        # Mid-game, at the player's own decision (a bot's pending step moves by itself on a
+        # timer, which could land between reading the revision and the reload): a reload
+        # resumes the very same position.
+        if step >= 25 and not reloaded and state.endswith(":mine"):
             revision = region(browser).get_attribute("data-revision")
             hand = [
                 e.get_attribute("data-card")
