@@ -16,6 +16,7 @@ Speed is measured here, never asserted in tests (see STYLE.md).
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -77,6 +78,57 @@ def log_cost(pool: list, count: int, rounds: int) -> tuple[float, float, float, 
         fast, logged = max(fast, rate[False]), max(logged, rate[True])
         ratios.append(rate[False] / rate[True])
     return fast, logged, statistics.median(ratios), turns
+
+
+def log_floor(pool: list, count: int) -> tuple[float, float, int] | None:
+    """Return (µs to clone a match's log events, µs of the unlogged match, containers a log
+    holds) over the first `count` seeds of `matches_per_second`; None without a compiler.
+
+    A floor under any writer of this log format (bench/log_floor.pyx): cloning the finished
+    events is the cheapest way CPython makes their dicts and lists, with no state to read and
+    no value to set. The collector is off while they are cloned, as it is in a match
+    (runner.collector_paused), and each is freed before the next. Each figure is the best of
+    three interleaved passes.
+    """
+    try:
+        import pyximport
+
+        build_dir = Path(__file__).resolve().parents[1] / "var" / "bench-build"
+        pyximport.install(build_dir=str(build_dir), language_level=3)
+        from bench.log_floor import clone
+    except Exception as error:  # no compiler, or no Cython: say so and go on
+        print(f"  (its floor not measured: bench/log_floor.pyx did not build: {error})")
+        return None
+    logs = [
+        play_match(
+            pool[seed % DECKS],
+            pool[(seed * 7 + 3) % DECKS],
+            policy_a="greedy",
+            policy_b="greedy",
+            seed=seed,
+        ).log["events"]
+        for seed in range(count)
+    ]
+    assert clone(logs[0]) == logs[0]
+    containers = sum(_containers(events) for events in logs) // count
+    best_build = best_match = float("inf")
+    for _ in range(3):
+        gc.disable()
+        start = clock()
+        for events in logs:
+            clone(events)
+        best_build = min(best_build, clock() - start)
+        gc.enable()
+        best_match = min(best_match, count / matches_per_second(pool, count, log=False)[0])
+    return best_build / count * 1e6, best_match / count * 1e6, containers
+
+
+def _containers(value) -> int:
+    if isinstance(value, dict):
+        return 1 + sum(_containers(item) for item in value.values())
+    if isinstance(value, list):
+        return 1 + sum(_containers(item) for item in value)
+    return 0
 
 
 def pk_figures(pool: list) -> dict[str, float]:
@@ -178,6 +230,14 @@ def speed(args: argparse.Namespace) -> None:
         f"greedy vs greedy, full log: {logged:8.1f} matches/s  (log costs {cost:.2f}x, median "
         f"of {rounds} interleaved rounds)"
     )
+    floor = log_floor(pool, 30)
+    if floor is not None:
+        floor_us, match_us, containers = floor
+        print(
+            f"  a floor: cloning a finished log's {containers} dicts and lists costs "
+            f"{floor_us:.0f} us, {floor_us / match_us:.2f}x an unlogged match ({match_us:.0f} "
+            f"us): a writer as cheap as that would log at {1 + floor_us / match_us:.2f}x"
+        )
     print(
         f"goldfish (greedy vs passive), no log: {goldfish:8.1f} matches/s  "
         f"({goldfish_turns:.0f} turns a match)"

@@ -160,15 +160,16 @@ class _SideState:
         "opponent",
     )
 
-    def __init__(self, side: Side, deck: SideDeck) -> None:
+    def __init__(self, side: Side, deck: SideDeck, owned: list, bench: list) -> None:
+        """`owned` and `bench` hold `deck`'s cards as the match's own objects (`_canonical`)."""
         self.side = side
         self.opponent: _SideState = self  # linked to the other side's state by Match
-        self.owned = list(deck.cards)  # the 60 cards, wherever they are
+        self.owned = owned  # the 60 cards, wherever they are
         self.deck: list[Card] = []
         self.hand: list[Card] = []
         self.discard: list[Card] = []
         self.in_play: list[Card] = []
-        self.bench = list(deck.bench)
+        self.bench = bench
         self.goalkeeper = deck.goalkeeper
         self.pk_goalkeeper = deck.shootout_goalkeeper
         self.player_cards = 0
@@ -328,12 +329,8 @@ class Match:
         self._facts = known[2]  # shared by the matches of these decks, never changed
         self._chance = chance if chance is not None else Chance(seed)
         # The two sides' states, held directly for the hot path and by side for the rest.
-        a = self._a = _SideState("A", side_a)
-        b = self._b = _SideState("B", side_b)
-        a.owned = list(canonical[0])  # the table's card objects (_canonical)
-        a.bench = list(canonical[1])
-        b.owned = list(canonical[2])
-        b.bench = list(canonical[3])
+        a = self._a = _SideState("A", side_a, list(canonical[0]), list(canonical[1]))
+        b = self._b = _SideState("B", side_b, list(canonical[2]), list(canonical[3]))
         a.opponent = b
         b.opponent = a
         self._s = {"A": a, "B": b}

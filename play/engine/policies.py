@@ -143,9 +143,9 @@ class _Entry:
 class _Facts:
     """What greedy reads about a card at every decision, computed once per card object: the
     card and its id, its features, whether it is a player, its value, keep and shoot gains,
-    whether it only draws, whether
-    it adds no keep (`free`, what `_keep_free` may use) and the value `_keep_free` counts for it,
-    and its `_Entry` for each contest (None where it gains nothing there)."""
+    whether it only draws, whether it adds no keep (`free`, what `_keep_free` may use) and the
+    value `_keep_free` counts for it, and its `_Entry` for each contest (None where it gains
+    nothing there)."""
 
     __slots__ = (
         "card",
