@@ -322,9 +322,17 @@ REDIS_TRANSPORT_PRIORITIES = {
     "sep": ":",
     "queue_order_strategy": "priority",
 }
+# A worker's Redis transport looks for delivered, unacknowledged messages whose visibility
+# timeout has passed (a dead worker's chunk) every interval × throttle seconds: 10 × 10 by
+# kombu's default, so a chunk could wait 100 s past its timeout. One look every few seconds (a
+# third of the timeout, at most 10 s; one ZRANGE of at most 10 entries each) redelivers it
+# within seconds of its timeout.
+CELERY_RESTORE_SWEEP_SECONDS = max(1, min(10, CELERY_VISIBILITY_TIMEOUT // 3))
 if REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+        "unacked_restore_interval": CELERY_RESTORE_SWEEP_SECONDS,
+        "unacked_restore_throttle": 1,
         **REDIS_TRANSPORT_PRIORITIES,
     }
 CELERY_TASK_IGNORE_RESULT = True
