@@ -92,11 +92,13 @@ def test_a_chunk_slower_than_the_stall_time_keeps_its_lease_and_is_never_copied(
 ):
     needs_postgresql()
     settings.SIMULATION_STALL_SECONDS = 2  # leases renewed every half second
-    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 10_000}
+    # One chunk of 20,000 goldfish runs: about 5 s on a quick machine, well past the stall time
+    # (10,000 took 2.5 s there, too close to it).
+    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 20_000}
     pool = Workers({**broker, "SIMULATION_STALL_SECONDS": "2"}, tmp_path)
     try:
         pool.start("w1")
-        batch = goldfish(owner, 10_000, seed=12)
+        batch = goldfish(owner, 20_000, seed=12)
         wait_for(lambda: batch.chunks.filter(attempts=1).exists(), timeout=60, what="claim")
         started = time.monotonic()
         requeued = 0
@@ -115,7 +117,7 @@ def test_a_chunk_slower_than_the_stall_time_keeps_its_lease_and_is_never_copied(
     assert requeued == 0, ages
     chunk = finished.chunks.get()
     assert chunk.attempts == 1
-    assert finished.results["runs"] == 10_000
+    assert finished.results["runs"] == 20_000
 
 
 @pytest.fixture

@@ -31,7 +31,8 @@ def test_the_chunk_worker_consumes_only_the_chunk_queue_and_the_control_worker_t
 
 def test_stopping_the_worker_lets_the_running_chunk_finish(settings, broker, tmp_path):
     catalog_load()
-    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 1200}
+    # One chunk long enough (about 1.5 s on a quick machine) to be running when the stop comes.
+    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 6000}
     owner = get_user_model().objects.create_user("stopper", password="pw-stopper-1")
     deck = Deck.objects.filter(is_sample=True).order_by("slug").first()
     log = open(tmp_path / "worker.log", "w")  # noqa: SIM115 - closed below
@@ -46,22 +47,27 @@ def test_stopping_the_worker_lets_the_running_chunk_finish(settings, broker, tmp
     try:
         batch = services.batch_create(
             owner=owner,
-            request=services.BatchRequest(kind="goldfish", deck_a=deck, runs=1200, seed=3),
+            request=services.BatchRequest(kind="goldfish", deck_a=deck, runs=6000, seed=3),
         )
         chunk = batch.chunks.get()
         wait_for(
-            lambda: batch.chunks.filter(attempts=1).exists(), timeout=120, what="chunk started"
+            lambda: batch.chunks.filter(attempts=1).exists(),
+            timeout=120,
+            interval=0.02,
+            what="chunk started",
         )
+        running_at_stop = batch.chunks.filter(finished_at__isnull=True).exists()
         processes.stop_all({"worker": worker}, timeout=120, say=lambda message: None)
     finally:
         if worker.poll() is None:
             os.killpg(worker.pid, 9)
         log.close()
     output = (tmp_path / "worker.log").read_text()
+    assert running_at_stop, "the chunk finished before the stop; make it bigger"
     assert "Warm shutdown" in output, output
     chunk.refresh_from_db()
     assert chunk.finished_at is not None, output
     assert chunk.attempts == 1
     batch.refresh_from_db()
     assert batch.status == SimulationBatch.Status.DONE
-    assert batch.results["runs"] == 1200
+    assert batch.results["runs"] == 6000
