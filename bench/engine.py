@@ -41,16 +41,16 @@ def decks() -> list:
 
 
 def matches_per_second(
-    pool: list, count: int, *, log: bool, policy_b: str = "greedy"
+    pool: list, count: int, *, log: bool, policy_b: str = "greedy", policy_a: str = "greedy"
 ) -> tuple[float, float]:
-    """Return (matches per second, turns per match) for greedy against `policy_b`."""
+    """Return (matches per second, turns per match) for `policy_a` against `policy_b`."""
     turns = 0
     start = clock()
     for seed in range(count):
         outcome = play_match(
             pool[seed % DECKS],
             pool[(seed * 7 + 3) % DECKS],
-            policy_a="greedy",
+            policy_a=policy_a,
             policy_b=policy_b,
             seed=seed,
             log=log,
@@ -241,6 +241,13 @@ def speed(args: argparse.Namespace) -> None:
     print(
         f"goldfish (greedy vs passive), no log: {goldfish:8.1f} matches/s  "
         f"({goldfish_turns:.0f} turns a match)"
+    )
+    rate, random_turns = matches_per_second(
+        pool, max(1, args.matches // 2), log=False, policy_a="random", policy_b="random"
+    )
+    print(
+        f"random vs random, no log:   {rate:8.1f} matches/s  ({random_turns:.0f} turns a match, "
+        f"{rate * random_turns:,.0f} turns/s)"
     )
     figures = pk_figures(pool)
     print(

@@ -17,3 +17,9 @@ cdef class Chance:
 
     @cython.locals(ordered=list, i=Py_ssize_t, j=Py_ssize_t, n=Py_ssize_t, k=int, low=Py_ssize_t)
     cpdef list shuffle(self, cards)
+
+
+@cython.locals(k=int, r=Py_ssize_t)
+cpdef Py_ssize_t below(rng, Py_ssize_t n) except -1
+
+cpdef choice_of(rng, seq)

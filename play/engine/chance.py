@@ -104,6 +104,32 @@ class Chance:
         return "A" if self.rng.random() < 0.5 else "B"
 
 
+def below(rng: random.Random, n: int) -> int:
+    """Return `rng._randbelow(n)` for n ≥ 1: what `rng.choice` and `rng.randint` draw with.
+
+    random.Random's own steps written out for a plain `random.Random` (the same getrandbits
+    calls, so the same numbers; tests compare them), without its Python-level method calls;
+    any other rng is asked itself.
+    """
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
+
+
+def choice_of(rng: random.Random, seq):
+    """Return `rng.choice(seq)`, drawn as `below` draws."""
+    if type(rng) is not random.Random:
+        return rng.choice(seq)
+    if not len(seq):
+        raise IndexError("Cannot choose from an empty sequence")
+    return seq[below(rng, len(seq))]
+
+
 def as_chance(source: Chance | random.Random) -> Chance:
     """Return a Chance for either a Chance or a plain random.Random."""
     return source if isinstance(source, Chance) else Chance(rng=source)

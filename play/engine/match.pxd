@@ -23,7 +23,7 @@ cdef class _SideState:
 cdef class Match:
     cdef public object options, seed, _chance, stats, result
     cdef public EventLog _log
-    cdef public dict side_decks, cards, _facts, _s, score, _initial_decks
+    cdef public dict side_decks, cards, _facts, _s, score, _initial_decks, _swap_memo
     cdef public _SideState _a, _b
     cdef public list _events, history
     cdef public bint _first_edition_log, _empty_timing_passes, _draw_phase_deck_out, shot
@@ -62,3 +62,7 @@ cdef class Match:
     cpdef _judge(self)
     cpdef _end_half(self)
     cpdef _finish(self, winner, decided_by, pk)
+
+
+@cython.locals(i=Py_ssize_t)
+cpdef bint _same_objects(list kept, list now)

@@ -25,7 +25,7 @@ from play.engine.actions import (
     PlayCards,
 )
 from play.engine.cards import OTHER, SIDES, Card, Side, other
-from play.engine.chance import Chance
+from play.engine.chance import Chance, below, choice_of
 from play.engine.effects import compile_effect
 from play.engine.events import NO_LOG, EventLog, ids, top_first
 from play.engine.judgment import keep_outcome, play_end_reason, shot_outcome
@@ -267,6 +267,16 @@ def _canonical(table: dict[str, Card], cards: tuple[Card, ...]) -> tuple[Card, .
     return tuple([table[card.id] for card in cards])
 
 
+def _same_objects(kept: list, now: list) -> bool:
+    """Return whether two lists hold the very same objects in the same order."""
+    if len(kept) != len(now):
+        return False
+    for i in range(len(kept)):
+        if kept[i] is not now[i]:
+            return False
+    return True
+
+
 def _sub_multisets(counts: list[tuple[str, int]], limit: int) -> list[tuple[str, ...]]:
     """Return every sub-multiset of the counted ids with at most `limit` members."""
     result: list[tuple[str, ...]] = [()]
@@ -315,7 +325,8 @@ class Match:
                 _canonical(table, cards)
                 for cards in (side_a.cards, side_a.bench, side_b.cards, side_b.bench)
             )
-            known = ((side_a, side_b), table, _card_facts(table), canonical)
+            # 4: the legal halftime swaps by side, worked out when first asked (_swap_options)
+            known = ((side_a, side_b), table, _card_facts(table), canonical, {})
             if len(_CHECKED) >= 256:
                 _CHECKED.clear()
             _CHECKED[_deck_key(side_a, side_b)] = known
@@ -327,6 +338,7 @@ class Match:
         self.side_decks: dict[str, SideDeck] = {"A": side_a, "B": side_b}
         self.cards = dict(table)
         self._facts = known[2]  # shared by the matches of these decks, never changed
+        self._swap_memo = known[4]  # shared too: filled once, then only read
         self._chance = chance if chance is not None else Chance(seed)
         # The two sides' states, held directly for the hot path and by side for the rest.
         a = self._a = _SideState("A", side_a, list(canonical[0]), list(canonical[1]))
@@ -514,6 +526,7 @@ class Match:
         copy.side_decks = self.side_decks
         copy.cards = self.cards
         copy._facts = self._facts
+        copy._swap_memo = self._swap_memo
         copy._chance = Chance(rng.getrandbits(32))
         copy._log = NO_LOG
         copy._events = None
@@ -600,12 +613,12 @@ class Match:
         which is uniform over the event sub-multisets).
         """
         if self.decision != PLAY:
-            return rng.choice(self.legal_actions())
+            return choice_of(rng, self.legal_actions())
         side = self.actor
         players, events, budget = self._play_parts(side)
-        chosen = list(rng.choice(_sub_multisets(players, budget)))
+        chosen = list(choice_of(rng, _sub_multisets(players, budget)))
         for card_id, copies in events:
-            chosen += [card_id] * rng.randint(0, copies)
+            chosen += [card_id] * below(rng, copies + 1)  # rng.randint(0, copies)
         return PlayCards(side, tuple(chosen))
 
     def is_legal(self, action: Action) -> bool:
@@ -697,8 +710,11 @@ class Match:
     def _play_parts(self, side: Side) -> tuple[list, list, int]:
         """Return the hand's (player id, copies), (event id, copies), and the player budget."""
         state = self._s[side]
-        players = Counter(card.id for card in state.hand if card.kind == "player")
-        events = Counter(card.id for card in state.hand if card.kind != "player")
+        players: dict[str, int] = {}
+        events: dict[str, int] = {}
+        for card in state.hand:
+            counts = players if card.kind == "player" else events
+            counts[card.id] = counts.get(card.id, 0) + 1
         budget = MAX_PLAYER_CARDS_PER_TURN - state.player_cards  # R-PLAY-2
         return sorted(players.items()), sorted(events.items()), budget
 
@@ -741,13 +757,26 @@ class Match:
         return None
 
     def _swap_options(self, side: Side) -> list[Action]:
+        """Return "no swap" and every legal single swap (R-MATCH-5), in (out, into) order.
+
+        Each candidate costs a whole deck check, so without kept hands (the pool is the 60
+        cards the side came with: they change only after this choice) the list is worked out
+        once per deck pair and side and kept with the pair's other facts (`_CHECKED`), for as
+        long as the side's cards and bench are those very objects.
+        """
         state = self._s[side]
+        memo = None if self.options.halftime_keep_hands else self._swap_memo.get(side)
+        if memo is not None and _same_objects(memo[0], state.owned):
+            if _same_objects(memo[1], state.bench):
+                return list(memo[2])
         outs = sorted({card.id for card in self._swap_pool(state)})
         ins = sorted({card.id for card in state.bench if card.kind != "goalkeeper"})
         options: list[Action] = [HalftimeSwaps(side, ())]
         for out, into in product(outs, ins):
             if out != into and self._swaps_problem(side, ((out, into),)) is None:
                 options.append(HalftimeSwaps(side, ((out, into),)))
+        if not self.options.halftime_keep_hands:
+            self._swap_memo[side] = (list(state.owned), list(state.bench), tuple(options))
         return options
 
     def _after_swaps(

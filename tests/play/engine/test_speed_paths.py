@@ -1,8 +1,9 @@
 """The engine's speed paths give the plain path's results (issue #11, docs/performance.md).
 
-The written-out shuffle, the remembered deck checks and the greedy bot's per-card facts must
-change nothing; the compiled path (play/engine/compiled.py) must give the same logs as plain
-Python, is used only when its build matches the sources, and ENGINE_PLAIN=1 turns it off.
+The written-out shuffle and draws, the remembered deck checks and halftime swaps, and the
+greedy bot's per-card facts must change nothing; the compiled path (play/engine/compiled.py)
+must give the same logs as plain Python, is used only when its build matches the sources, and
+ENGINE_PLAIN=1 turns it off.
 """
 
 import dataclasses
@@ -18,8 +19,9 @@ import pytest
 
 import play.engine
 from play.engine import compiled
-from play.engine.chance import Chance
-from play.engine.match import IllegalDeck, Match, SideDeck
+from play.engine.chance import Chance, below, choice_of
+from play.engine.match import HALFTIME, IllegalDeck, Match, SideDeck
+from play.engine.options import Options
 from play.engine.policies import _card_facts
 from play.engine.testing import player, sample_side_deck
 
@@ -47,6 +49,71 @@ def test_a_random_subclass_keeps_its_own_shuffle():
     assert [c.id for c in Chance(rng=Reversing(1)).shuffle(cards)] == [f"P{i}" for i in range(5)][
         ::-1
     ]
+
+
+def test_the_written_out_draws_are_random_choice_and_randint():
+    for seed in range(200):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 3, 5, 8, 9, 31, 32, 33, 1000, 70_000):
+            seq = list(range(n))
+            assert choice_of(mine, seq) == theirs.choice(seq)
+            assert below(mine, n + 1) == theirs.randint(0, n)
+        assert mine.getstate() == theirs.getstate()  # the same draws, no more, no fewer
+    with pytest.raises(IndexError):
+        choice_of(random.Random(1), [])
+
+
+def test_a_random_subclass_keeps_its_own_choice():
+    class First(random.Random):
+        def choice(self, seq):
+            return seq[0]
+
+        def randrange(self, *args):
+            return 0
+
+    assert choice_of(First(1), [3, 4, 5]) == 3
+    assert below(First(1), 9) == 0
+
+
+def _at_halftime(a, b, seed, options=None):
+    match = Match.new(a, b, seed=seed, record_log=False, options=options or Options())
+    rng = random.Random(seed)
+    while match.decision != HALFTIME:
+        match.apply_action(match.random_legal_action(rng))
+    return match
+
+
+def _fresh_swap_options(match):
+    kept = dict(match._swap_memo)
+    match._swap_memo.clear()
+    try:
+        return match.legal_actions()
+    finally:
+        match._swap_memo.clear()
+        match._swap_memo.update(kept)
+
+
+@pytest.mark.parametrize("keep_hands", [False, True])
+def test_remembered_halftime_swaps_are_the_swaps_worked_out_afresh(keep_hands):
+    a, b = sample_side_deck(31), sample_side_deck(32)
+    options = Options(halftime_keep_hands=keep_hands)
+    for seed in range(3):  # the first match of the pair works them out, the others remember
+        match = _at_halftime(a, b, seed, options)
+        remembered = match.legal_actions()
+        assert remembered == _fresh_swap_options(match)
+        assert len(remembered) > 1  # real swaps, not only "no swap"
+        assert ("A" in match._swap_memo) is not keep_hands  # kept hands: nothing remembered
+        copy = match.determinized(match.actor, random.Random(seed))
+        assert copy.legal_actions() == remembered
+
+
+def test_remembered_halftime_swaps_follow_the_cards_not_the_deck_pair():
+    a, b = sample_side_deck(33), sample_side_deck(34)
+    match = _at_halftime(a, b, 1)
+    before = match.legal_actions()
+    state = match._s[match.actor]
+    state.bench = [card for card in state.bench if card.kind == "goalkeeper"]  # nothing to bring
+    assert match.legal_actions() == _fresh_swap_options(match) != before
 
 
 def test_remembered_deck_checks_still_refuse_what_is_illegal():
