@@ -33,7 +33,17 @@ from pathlib import Path
 ENGINE_DIR = Path(__file__).resolve().parent
 ROOT = ENGINE_DIR.parents[1]
 # The modules on the hot path of a match (profile in docs/performance.md).
-MODULES = ("actions", "cards", "chance", "events", "judgment", "match", "policies", "runner")
+MODULES = (
+    "actions",
+    "cards",
+    "chance",
+    "events",
+    "judgment",
+    "legality",
+    "match",
+    "policies",
+    "runner",
+)
 PLAIN_ENV = "ENGINE_PLAIN"  # ENGINE_PLAIN=1 forces the plain-Python path
 STAMP = "sources.json"
 

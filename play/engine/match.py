@@ -10,7 +10,6 @@ match is a pure function of its decks, options, seed and the actions applied.
 from __future__ import annotations
 
 import operator
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import islice, product
@@ -265,6 +264,14 @@ def _canonical(table: dict[str, Card], cards: tuple[Card, ...]) -> tuple[Card, .
     """Return the cards as the table's objects: every card of an id in a match is one object
     (they are all equal, see Match._card_table), so the play phase finds a card by identity."""
     return tuple([table[card.id] for card in cards])
+
+
+def _id_counts(cards: list) -> dict[str, int]:
+    """Return how many of each id the cards hold."""
+    counts: dict[str, int] = {}
+    for card in cards:
+        counts[card.id] = counts.get(card.id, 0) + 1
+    return counts
 
 
 def _same_objects(kept: list, now: list) -> bool:
@@ -735,13 +742,13 @@ class Match:
         if not swaps:
             return None
         state = self._s[side]
-        pool = Counter(card.id for card in self._swap_pool(state))
-        bench = Counter(card.id for card in state.bench)
+        pool = _id_counts(self._swap_pool(state))
+        bench = _id_counts(state.bench)
         for out, into in swaps:
-            if pool[out] < 1:
+            if pool.get(out, 0) < 1:
                 where = "outside the kept hand" if self.options.halftime_keep_hands else ""
                 return f"{out} is not in side {side}'s deck {where}(or not that many copies)."
-            if bench[into] < 1:
+            if bench.get(into, 0) < 1:
                 return f"{into} is not on side {side}'s bench (or not that many copies)."
             pool[out] -= 1
             bench[into] -= 1
