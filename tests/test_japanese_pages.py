@@ -114,6 +114,7 @@ MAIN_PAGES = [
     "/decks/import/",
     "/play/",
     "/simulations/",
+    "/simulations/new/",
 ]
 
 

@@ -51,3 +51,27 @@ def test_posting_a_touchdown_batch_from_a_deck_is_refused_and_counts_nothing(ali
         },
     )
     assert response.status_code == 302  # a deck batch still starts
+
+
+def test_simulate_without_a_deck_offers_own_and_prebuilt_decks_to_pick(alice_client, alice):
+    from decks.services import deck_copy
+
+    own = deck_copy(deck=sample_deck(), owner=alice)
+    bob = type(alice).objects.create_user("bob", password="pw-bob-12345")
+    other = deck_copy(deck=sample_deck(), owner=bob)
+    Deck.objects.filter(pk=other.pk).update(visibility=Deck.Visibility.PUBLIC)
+    assert other.is_legal
+    page = alice_client.get(reverse("play:batch-new"))
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert f'value="{own.slug}"' in body and f'value="{sample_deck().slug}"' in body
+    assert body.index(f'value="{own.slug}"') < body.index(f'value="{sample_deck().slug}"')
+    assert other.slug not in body  # someone else's deck is simulated from its own page
+    assert 'action="/simulations/new/"' in body and 'method="get"' in body
+    listing = alice_client.get(reverse("play:batch-list")).content.decode()
+    assert f'href="{reverse("play:batch-new")}"' in listing  # "New simulation"
+
+
+def test_simulate_with_an_unknown_deck_is_still_a_404(alice_client):
+    assert alice_client.get(reverse("play:batch-new"), {"deck": "no-such-deck"}).status_code == 404
+    assert alice_client.post(reverse("play:batch-new"), {"kind": "goldfish"}).status_code == 404
