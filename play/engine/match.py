@@ -738,12 +738,23 @@ class Match:
             return state.deck + state.discard + state.in_play
         return list(state.owned)
 
-    def _swaps_problem(self, side: Side, swaps: tuple[tuple[str, str], ...]) -> str | None:
+    def _swap_counts(self, state: _SideState) -> tuple[dict, dict, dict]:
+        """Return the id counts a swap check starts from: the swap pool, the bench, the 60 cards."""
+        return _id_counts(self._swap_pool(state)), _id_counts(state.bench), _id_counts(state.owned)
+
+    def _swaps_problem(
+        self, side: Side, swaps: tuple[tuple[str, str], ...], counts: tuple | None = None
+    ) -> str | None:
+        """Return why the side may not make these swaps, or None. `counts` are the side's
+        `_swap_counts` (worked out here unless given; never changed)."""
         if not swaps:
             return None
         state = self._s[side]
-        pool = _id_counts(self._swap_pool(state))
-        bench = _id_counts(state.bench)
+        pool_counts, bench_counts, owned_counts = (
+            counts if counts is not None else self._swap_counts(state)
+        )
+        pool = dict(pool_counts)
+        bench = dict(bench_counts)
         for out, into in swaps:
             if pool.get(out, 0) < 1:
                 where = "outside the kept hand" if self.options.halftime_keep_hands else ""
@@ -752,10 +763,20 @@ class Match:
                 return f"{into} is not on side {side}'s bench (or not that many copies)."
             pool[out] -= 1
             bench[into] -= 1
-        deck, bench_after = self._after_swaps(state, swaps)
+        # The 60 cards and the bench after the swaps, as (card, copies) by id: the same problems
+        # as the card lists `_after_swaps` makes (deck_problems counts by id and sorts what it
+        # names), a third of the entries to count.
+        deck = dict(owned_counts)
+        bench_after = dict(bench_counts)
+        for out, into in swaps:
+            deck[out] -= 1
+            deck[into] = deck.get(into, 0) + 1
+            bench_after[into] -= 1
+            bench_after[out] = bench_after.get(out, 0) + 1
+        table = self.cards
         problems = deck_problems(
-            deck=[(card, 1) for card in deck],
-            bench=[(card, 1) for card in bench_after],
+            deck=[(table[card_id], copies) for card_id, copies in deck.items()],
+            bench=[(table[card_id], copies) for card_id, copies in bench_after.items()],
             goalkeeper=state.goalkeeper,
             pk_goalkeeper=self.side_decks[side].pk_goalkeeper,
         )
@@ -779,8 +800,9 @@ class Match:
         outs = sorted({card.id for card in self._swap_pool(state)})
         ins = sorted({card.id for card in state.bench if card.kind != "goalkeeper"})
         options: list[Action] = [HalftimeSwaps(side, ())]
+        counts = self._swap_counts(state)
         for out, into in product(outs, ins):
-            if out != into and self._swaps_problem(side, ((out, into),)) is None:
+            if out != into and self._swaps_problem(side, ((out, into),), counts) is None:
                 options.append(HalftimeSwaps(side, ((out, into),)))
         if not self.options.halftime_keep_hands:
             self._swap_memo[side] = (list(state.owned), list(state.bench), tuple(options))

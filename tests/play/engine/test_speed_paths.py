@@ -116,6 +116,37 @@ def test_remembered_halftime_swaps_follow_the_cards_not_the_deck_pair():
     assert match.legal_actions() == _fresh_swap_options(match) != before
 
 
+def test_swap_checks_by_counts_name_the_problems_the_card_lists_give():
+    from itertools import product
+
+    from play.engine.legality import deck_problems
+
+    checked = refused = 0
+    for seed in range(4):
+        match = _at_halftime(sample_side_deck(40 + seed), sample_side_deck(50 + seed), seed)
+        side = match.actor
+        state = match._s[side]
+        outs = sorted({card.id for card in state.owned})
+        ins = sorted({card.id for card in state.bench})
+        for out, into in product(outs, ins):
+            if out == into:
+                continue
+            deck, bench = match._after_swaps(state, ((out, into),))
+            problems = deck_problems(
+                deck=[(card, 1) for card in deck],
+                bench=[(card, 1) for card in bench],
+                goalkeeper=state.goalkeeper,
+                pk_goalkeeper=match.side_decks[side].pk_goalkeeper,
+            )
+            expected = (
+                "After these swaps: " + " ".join(p.message for p in problems) if problems else None
+            )
+            assert match._swaps_problem(side, ((out, into),)) == expected
+            checked += 1
+            refused += expected is not None
+    assert checked > 100 and 0 < refused < checked  # both kinds were compared
+
+
 def test_remembered_deck_checks_still_refuse_what_is_illegal():
     legal = sample_side_deck(1)
     Match.new(legal, sample_side_deck(2), seed=1, record_log=False)  # now remembered
