@@ -62,7 +62,3 @@ cdef class Match:
     cpdef _judge(self)
     cpdef _end_half(self)
     cpdef _finish(self, winner, decided_by, pk)
-
-
-@cython.locals(i=Py_ssize_t)
-cpdef bint _same_objects(list kept, list now)

@@ -276,12 +276,7 @@ def _id_counts(cards: list) -> dict[str, int]:
 
 def _same_objects(kept: list, now: list) -> bool:
     """Return whether two lists hold the very same objects in the same order."""
-    if len(kept) != len(now):
-        return False
-    for i in range(len(kept)):
-        if kept[i] is not now[i]:
-            return False
-    return True
+    return len(kept) == len(now) and all(map(operator.is_, kept, now))
 
 
 def _sub_multisets(counts: list[tuple[str, int]], limit: int) -> list[tuple[str, ...]]:
@@ -739,8 +734,11 @@ class Match:
         return list(state.owned)
 
     def _swap_counts(self, state: _SideState) -> tuple[dict, dict, dict]:
-        """Return the id counts a swap check starts from: the swap pool, the bench, the 60 cards."""
-        return _id_counts(self._swap_pool(state)), _id_counts(state.bench), _id_counts(state.owned)
+        """Return the id counts a swap check starts from: the swap pool, the bench, the 60 cards
+        (without kept hands the pool is the 60 cards: one count serves both)."""
+        owned = _id_counts(state.owned)
+        pool = _id_counts(self._swap_pool(state)) if self.options.halftime_keep_hands else owned
+        return pool, _id_counts(state.bench), owned
 
     def _swaps_problem(
         self, side: Side, swaps: tuple[tuple[str, str], ...], counts: tuple | None = None
