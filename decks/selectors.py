@@ -42,6 +42,17 @@ def decks_listed_for(user) -> QuerySet[Deck]:
     return Deck.objects.filter(condition).select_related("owner")
 
 
+def legal_decks_to_play(user, *, others_prebuilt_only: bool = False) -> list[Deck]:
+    """Return the legal decks a deck choice offers the user, each group by name: their own,
+    then other people's public decks (none with `others_prebuilt_only`), then the prebuilt."""
+    decks = decks_listed_for(user).filter(is_legal=True)
+    if others_prebuilt_only:
+        decks = decks.filter(Q(owner_id=getattr(user, "id", None)) | Q(is_sample=True))
+    ordered = list(decks.order_by("-is_sample", "name", "id"))
+    ordered.sort(key=lambda deck: (deck.owner_id != user.id, deck.is_sample))  # own first
+    return ordered
+
+
 def decks_readable_by(user) -> QuerySet[Deck]:
     """Return the decks the user may open by share slug: their own, unlisted and public."""
     user = _user_or_none(user)

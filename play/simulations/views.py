@@ -4,14 +4,13 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from decks.selectors import deck_for_viewer, decks_listed_for
+from decks.selectors import deck_for_viewer, legal_decks_to_play
 from play.simulations import selectors, services
 from play.simulations.forms import SimulationForm
 
@@ -25,7 +24,8 @@ BROKER_UNAVAILABLE = gettext_lazy(
 def batch_new(request):
     slug = request.GET.get("deck") or request.POST.get("deck", "")
     if not slug and request.method == "GET":  # no deck yet: pick one (own decks first)
-        return render(request, "play/batch_pick.html", {"decks": _simulable_decks(request.user)})
+        decks = legal_decks_to_play(request.user, others_prebuilt_only=True)
+        return render(request, "play/batch_pick.html", {"decks": decks})
     deck = deck_for_viewer(slug=slug, user=request.user)
     form = SimulationForm(
         request.POST or None,
@@ -69,18 +69,6 @@ def batch_new(request):
 def batch_list(request):
     batches = selectors.batches_of(request.user)[:200]
     return render(request, "play/batch_list.html", {"batches": batches})
-
-
-def _simulable_decks(user) -> list:
-    """Return the picker's decks: the user's own legal decks, then the prebuilt ones (anyone
-    else's public deck is simulated from its own page)."""
-    decks = list(
-        decks_listed_for(user)
-        .filter(Q(owner=user) | Q(is_sample=True), is_legal=True)
-        .order_by("-is_sample", "name", "id")
-    )
-    decks.sort(key=lambda deck: (deck.owner_id != user.id, deck.is_sample))
-    return decks
 
 
 def _batch_context(batch, *, shared: bool, request=None) -> dict:

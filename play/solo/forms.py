@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from decks.models import Deck
-from decks.selectors import decks_listed_for, decks_readable_by
+from decks.selectors import decks_readable_by, legal_decks_to_play
 from play.models import SoloGame
 from play.simulations.forms import POLICY_LABELS
 from play.simulations.sides import goldfish_deck
@@ -75,10 +75,7 @@ class SoloStartForm(forms.Form):
     def __init__(self, *args, user, preselected: Deck | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
-        decks = list(
-            decks_listed_for(user).filter(is_legal=True).order_by("-is_sample", "name", "id")
-        )
-        decks.sort(key=lambda d: (d.owner_id != user.id, d.is_sample))  # own decks first
+        decks = legal_decks_to_play(user)
         if preselected is not None and preselected not in decks:
             decks.insert(0, preselected)
         self.decks = {deck.slug: deck for deck in decks}
