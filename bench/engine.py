@@ -40,6 +40,11 @@ def decks() -> list:
     return [sample_side_deck(seed) for seed in range(DECKS)]
 
 
+def deal(pool: list, seed: int) -> tuple:
+    """Return the two decks of match `seed`: a fixed pairing that varies the opponents."""
+    return pool[seed % DECKS], pool[(seed * 7 + 3) % DECKS]
+
+
 def matches_per_second(
     pool: list, count: int, *, log: bool, policy_b: str = "greedy", policy_a: str = "greedy"
 ) -> tuple[float, float]:
@@ -48,8 +53,7 @@ def matches_per_second(
     start = clock()
     for seed in range(count):
         outcome = play_match(
-            pool[seed % DECKS],
-            pool[(seed * 7 + 3) % DECKS],
+            *deal(pool, seed),
             policy_a=policy_a,
             policy_b=policy_b,
             seed=seed,
@@ -101,8 +105,7 @@ def log_floor(pool: list, count: int) -> tuple[float, float, int] | None:
         return None
     logs = [
         play_match(
-            pool[seed % DECKS],
-            pool[(seed * 7 + 3) % DECKS],
+            *deal(pool, seed),
             policy_a="greedy",
             policy_b="greedy",
             seed=seed,
@@ -187,8 +190,7 @@ def search_ms_per_decision(pool: list, matches: int, name: str = "search") -> fl
 
     for seed in range(matches):
         play_match(
-            pool[seed % DECKS],
-            pool[(seed * 7 + 3) % DECKS],
+            *deal(pool, seed),
             policy_a=Timed(),
             policy_b="greedy",
             seed=seed,
