@@ -15,12 +15,14 @@ from decks.selectors import user_decks
 def signup(request):
     if request.user.is_authenticated:
         return redirect("profile", username=request.user.username)
-    form = SignUpForm(request.POST or None)
+    form = SignUpForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(reverse("profile", args=[user.username]))
-    return render(request, "registration/signup.html", {"form": form})
+    return render(
+        request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200
+    )
 
 
 @require_GET

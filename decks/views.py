@@ -695,7 +695,8 @@ def deck_print(request, slug):
 @login_required
 @require_http_methods(["GET", "POST"])
 def deck_import(request):
-    form = DeckImportForm(request.POST or None, request.FILES or None)
+    posted = request.method == "POST"  # bound even when the body parsed to nothing
+    form = DeckImportForm(request.POST if posted else None, request.FILES if posted else None)
     line_errors = []
     if request.method == "POST" and form.is_valid():
         try:

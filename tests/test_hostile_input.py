@@ -168,6 +168,26 @@ def test_no_hostile_request_is_a_server_error_or_a_write(route, alice):
         assert not changed, f"rows written: {changed}"
 
 
+@pytest.mark.parametrize(
+    "path",
+    ["/simulations/new/?deck={deck}", "/play/", "/decks/import/", "/replays/upload/", "signup"],
+)
+@pytest.mark.parametrize("body", ["", DEEP], ids=["empty", "unparsed"])
+def test_a_form_post_whose_body_gives_no_fields_is_a_400_not_the_blank_form(path, body, alice):
+    # A POST is bound even when its body parsed to nothing: the page names the missing fields
+    # with a 400 instead of answering 200 with the form as a GET would show it.
+    client = Client()
+    if path == "signup":
+        path = "/accounts/signup/"
+    else:
+        client.force_login(alice)
+    sample = Deck.objects.filter(is_sample=True).order_by("slug").first()
+    before = _row_counts()
+    response = client.post(path.format(deck=sample.slug), body, content_type="text/plain")
+    assert response.status_code == 400, response.content[:300]
+    assert _row_counts() == before
+
+
 def test_the_walk_covers_the_api_and_the_pages():
     for expected in (
         "api/^decks/$",

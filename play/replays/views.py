@@ -158,7 +158,8 @@ def _log_title(log: dict, fallback: str) -> str:
 @require_http_methods(["GET", "POST"])
 def replay_upload(request):
     """Validate an uploaded log; save it for a logged-in user, or just show it to a guest."""
-    form = LogUploadForm(request.POST or None, request.FILES or None)
+    posted = request.method == "POST"  # bound even when the body parsed to nothing
+    form = LogUploadForm(request.POST if posted else None, request.FILES if posted else None)
     errors: list[str] = []
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]

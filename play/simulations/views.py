@@ -28,7 +28,7 @@ def batch_new(request):
         return render(request, "play/batch_pick.html", {"decks": decks})
     deck = deck_for_viewer(slug=slug, user=request.user)
     form = SimulationForm(
-        request.POST or None,
+        request.POST if request.method == "POST" else None,
         user=request.user,
         initial={"kind": request.GET.get("kind", "goldfish")},
     )

@@ -122,7 +122,11 @@ def _action_from_post(request, position: solo.Position):
 def solo_new(request):
     slug = request.GET.get("deck") or request.POST.get("deck") or ""
     preselected = decks_readable_by(request.user).filter(slug=slug).first() if slug else None
-    form = SoloStartForm(request.POST or None, user=request.user, preselected=preselected)
+    form = SoloStartForm(
+        request.POST if request.method == "POST" else None,
+        user=request.user,
+        preselected=preselected,
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
