@@ -84,11 +84,11 @@ MIDDLEWARE = [
     # The Content-Security-Policy header (django-csp), in every mode so a page that breaks it
     # fails in development and tests too, not first in production.
     "csp.middleware.CSPMiddleware",
-    "catalog.request_edges.ApiErrorMiddleware",
+    "cardsite.web.request_edges.ApiErrorMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "catalog.request_edges.RequestBoundsMiddleware",
+    "cardsite.web.request_edges.RequestBoundsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -138,7 +138,7 @@ if REDIS_URL:
     CACHES = {
         "default": {
             # RedisCache that answers "not cached" while Redis is down, instead of a 500.
-            "BACKEND": "catalog.tolerant_cache.TolerantRedisCache",
+            "BACKEND": "cardsite.web.tolerant_cache.TolerantRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "cardlab",
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
@@ -225,15 +225,15 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "catalog.api_auth.StrictTokenAuthentication",
+        "cardsite.web.authentication.StrictTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    # One bounded JSON reader (size, depth, numbers, NaN, NUL): catalog/json_limits.py. Bodies
+    # One bounded JSON reader (size, depth, numbers, NaN, NUL): cardsite/web/json_limits.py. Bodies
     # are JSON (nested entries have no form encoding); deck import also takes a file upload.
-    "DEFAULT_PARSER_CLASSES": ["catalog.json_limits.BoundedJSONParser"],
-    "DEFAULT_PAGINATION_CLASS": "catalog.api_support.StrictPageNumberPagination",
+    "DEFAULT_PARSER_CLASSES": ["cardsite.web.json_limits.BoundedJSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "cardsite.web.api_errors.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
-    "EXCEPTION_HANDLER": "catalog.api_support.exception_handler",
+    "EXCEPTION_HANDLER": "cardsite.web.api_errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"writes": os.environ.get("API_WRITE_RATE", "120/minute")},
 }
 # Request bounds (docs/limits.md): a JSON body, a form body, an uploaded file.
@@ -257,7 +257,7 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "catalog.api_support.add_error_responses",
+        "cardsite.web.api_errors.add_error_responses",
     ],
 }
 

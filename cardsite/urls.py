@@ -11,9 +11,10 @@ from rest_framework.routers import DefaultRouter
 
 from cardsite.health import health
 from catalog.api import CardSetViewSet, CardViewSet, card_list
-from catalog.contrib_views import scan_file
+from catalog.contributions.views import scan_file
+from decks import views as deck_views
 from decks.api import DeckViewSet
-from decks.collection_api import CollectionCardView, CollectionView, SharedCollectionView
+from decks.collections.api import CollectionCardView, CollectionView, SharedCollectionView
 from play.simulations.api import SimulationViewSet
 
 router = DefaultRouter()
@@ -48,7 +49,8 @@ urlpatterns = [
     path("api/", include(router.urls)),
     path("", include("decks.urls")),
     path("", include("play.urls")),
-    path("", include("decks.accounts")),
+    path("", include("cardsite.accounts.urls")),
+    path("users/<str:username>/", deck_views.profile, name="profile"),
     path("", include("catalog.urls")),
 ]
 

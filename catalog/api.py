@@ -15,9 +15,9 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
+from cardsite.web.api_errors import error_body
 from catalog import cache as search_cache
-from catalog.api_support import error_body
-from catalog.contribution_selectors import card_history
+from catalog.contributions.selectors import card_history
 from catalog.effects import effect_texts
 from catalog.extensions import mentions_user_terms
 from catalog.models import Card, CardRevision, CardSet, Product
@@ -295,7 +295,7 @@ def card_list(request):
     try:
         body = card_list_body(url=request.build_absolute_uri(), params=request.GET)
     except QuerySyntaxError as exc:
-        # The one API error shape (catalog/api_support.py), as the DRF view's handler writes it.
+        # The one API error shape (cardsite/web/api_errors.py), as the DRF view's handler writes it.
         error = error_body(f"q: {exc}", [{"field": "q", "message": str(exc)}])
         return HttpResponse(_json(error), status=400, content_type="application/json")
     except InvalidPage:

@@ -7,13 +7,13 @@ class CatalogConfig(AppConfig):
 
     def ready(self):
         from catalog.cache import connect_signals
-        from catalog.contribution_selectors import card_contrib_section
+        from catalog.contributions.selectors import card_contrib_section
         from catalog.extensions import card_page_sections
 
         connect_signals()
         from django.db.models.signals import post_migrate
 
-        from catalog.contributions import editor_groups_ensure
+        from catalog.contributions.services import editor_groups_ensure
 
         post_migrate.connect(editor_groups_ensure, sender=self, dispatch_uid="catalog.editors")
         if card_contrib_section not in card_page_sections:

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from catalog import contrib_views, views
+from catalog import views
+from catalog.contributions import views as contrib_views
 
 app_name = "catalog"
 urlpatterns = [

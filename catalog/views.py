@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from catalog import cache as catalog_cache
-from catalog.contribution_selectors import set_checklist_context, sets_progress
+from catalog.contributions.selectors import set_checklist_context, sets_progress
 from catalog.extensions import card_sections, user_search_terms
 from catalog.faces import cached_face, card_face_cached
 from catalog.importer import export_rows

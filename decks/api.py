@@ -17,10 +17,11 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
-from catalog.api_support import AtomicUserRateThrottle
-from catalog.json_limits import BoundedJSONParser
+from cardsite.web.json_limits import BoundedJSONParser
+from cardsite.web.throttles import WriteRateThrottle
 from decks.content import MAX_QUANTITY, ContentError, DeckContent
-from decks.export import deck_as_json, deck_as_text
+from decks.formats.export import deck_as_json, deck_as_text
+from decks.formats.text import MAX_FILE_BYTES, MAX_TEXT_CHARS, parse_deck_text
 from decks.models import Deck
 from decks.names import deck_name_problem
 from decks.selectors import (
@@ -41,20 +42,8 @@ from decks.services import (
     deck_save,
     unknown_card_lines,
 )
-from decks.text_format import MAX_FILE_BYTES, MAX_TEXT_CHARS, parse_deck_text
 
 MAX_TEXT = MAX_TEXT_CHARS
-
-
-class WriteRateThrottle(AtomicUserRateThrottle):
-    """Throttle writes (the `writes` rate in settings); reads are not throttled."""
-
-    scope = "writes"
-
-    def allow_request(self, request, view):
-        if request.method in permissions.SAFE_METHODS:
-            return True
-        return super().allow_request(request, view)
 
 
 class StaleVersion(APIException):

@@ -9,11 +9,11 @@ from django.utils.text import slugify
 
 from catalog.models import Card
 from decks.content import DeckContent, content_diff
+from decks.formats.text import LineError, ParsedDeck, parse_deck_text
 from decks.legality import content_problems
 from decks.models import Deck, DeckEntry, DeckStar, DeckVersion
 from decks.names import deck_name_problem
 from decks.selectors import UnknownCards, cards_of, deck_content
-from decks.text_format import LineError, ParsedDeck, parse_deck_text
 
 SYSTEM_USERNAME = "cardlab"
 

@@ -75,7 +75,7 @@ OWNED_TERM = UserSearchTerm(
 
 def collection_section(request, card):
     """Return the card page's "in my collection" editor for a signed-in user."""
-    from decks.collection_selectors import collection_entries
+    from decks.collections.selectors import collection_entries
 
     if not request.user.is_authenticated:
         return {"template": "decks/collection/_card_section.html", "data": {"card": card}}
@@ -94,7 +94,7 @@ def collection_section(request, card):
 
 def deck_collection_section(request, deck, *, is_legal):
     """Return the deck page's "what you miss to build it" for a signed-in viewer."""
-    from decks.collection_selectors import deck_missing
+    from decks.collections.selectors import deck_missing
     from decks.selectors import deck_content
 
     if not request.user.is_authenticated:

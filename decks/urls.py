@@ -1,7 +1,7 @@
 from django.urls import include, path
 
-from decks import collection_views as cv
 from decks import views
+from decks.collections import views as cv
 
 app_name = "decks"
 deck_patterns = [

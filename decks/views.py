@@ -6,26 +6,31 @@ import zipfile
 from fractions import Fraction
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import HttpResponse, JsonResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from catalog.json_limits import JSONLimitError, loads_bounded
+from cardsite.web.json_limits import JSONLimitError, loads_bounded
+from catalog.contributions.selectors import proposals_of
 from catalog.models import Card
 from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search
-from decks import collection_selectors, odds, summary
+from decks import odds, summary
+from decks.collections import selectors as collection_selectors
 from decks.content import ContentError, DeckContent, content_diff
 from decks.description import description_html
-from decks.export import deck_as_json, deck_as_markdown, deck_as_name_list, deck_as_text
 from decks.extensions import deck_sections
+from decks.formats.export import deck_as_json, deck_as_markdown, deck_as_name_list, deck_as_text
+from decks.formats.text import LineError, parse_deck_text, parse_name_list
+from decks.formats.version_text import version_summary
 from decks.forms import DeckDetailsForm, DeckImportForm, DeckSearchForm
 from decks.legality import content_problems
 from decks.merge import DeckState, deck_merge
@@ -55,8 +60,6 @@ from decks.services import (
     deck_star_set,
     unknown_card_lines,
 )
-from decks.text_format import LineError, parse_deck_text, parse_name_list
-from decks.version_text import version_summary
 
 SEARCH_RESULTS = 40
 # A legal deck's draft is about 2 kB; 100 kB leaves room for any draft a person can build.
@@ -735,3 +738,18 @@ def my_decks_download(request, fmt):
     response = HttpResponse(buffer.getvalue(), content_type="application/zip")
     response["Content-Disposition"] = f'attachment; filename="decks-{stamp}.zip"'
     return response
+
+
+@require_GET
+def profile(request, username):
+    """A user's page: their decks, and to themselves their card proposals."""
+    owner = get_object_or_404(get_user_model(), username=username, is_active=True)
+    decks = user_decks(owner=owner, viewer=request.user)
+    is_me = request.user == owner
+    # A user's card proposals (and the reviewers' reasons) are shown to that user alone.
+    my_proposals = list(proposals_of(owner)[:50]) if is_me else []
+    return render(
+        request,
+        "decks/profile.html",
+        {"owner": owner, "decks": decks, "is_me": is_me, "my_proposals": my_proposals},
+    )

@@ -1,4 +1,4 @@
-"""Shared API plumbing (catalog/api_support.py) and the Redis cache that tolerates an outage."""
+"""Shared API plumbing (cardsite/web/api_errors.py) and the Redis cache that tolerates an outage."""
 
 import threading
 from types import SimpleNamespace
@@ -6,8 +6,8 @@ from types import SimpleNamespace
 import pytest
 from django.core.cache import cache
 
-from catalog.api_support import AtomicScopedRateThrottle
-from catalog.tolerant_cache import TolerantRedisCache
+from cardsite.web.throttles import AtomicScopedRateThrottle
+from cardsite.web.tolerant_cache import TolerantRedisCache
 
 # Nothing listens here: one of this project's private test ports, never the shared Redis.
 DEAD_REDIS = "redis://127.0.0.1:6393/0"

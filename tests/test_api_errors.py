@@ -1,8 +1,8 @@
-"""The API's one error shape (catalog/api_support.py) and authentication failures as 401."""
+"""The API's one error shape (cardsite/web/api_errors.py) and authentication failures as 401."""
 
 import pytest
 
-from catalog.api_support import flatten_errors
+from cardsite.web.api_errors import flatten_errors
 
 
 def test_nested_field_errors_flatten_to_dotted_fields():

@@ -210,7 +210,7 @@ COMMANDS_WITHOUT_ARGUMENTS = {"load_catalog"}
 @pytest.fixture
 def command_files(tmp_path):
     sample = Deck.objects.filter(is_sample=True).order_by("slug").first()
-    from decks.export import deck_as_text
+    from decks.formats.export import deck_as_text
 
     text = deck_as_text(sample)
     files = {"good": tmp_path / "good.txt", "folder": tmp_path / "folder"}

@@ -1,8 +1,8 @@
-"""The one bounded JSON reader (catalog/json_limits.py) and the API parser built on it."""
+"""The one bounded JSON reader (cardsite/web/json_limits.py) and the API parser built on it."""
 
 import pytest
 
-from catalog.json_limits import JSONLimitError, loads_bounded
+from cardsite.web.json_limits import JSONLimitError, loads_bounded
 
 
 @pytest.mark.parametrize(

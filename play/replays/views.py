@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from catalog.json_limits import JSONLimitError, loads_bounded
+from cardsite.web.json_limits import JSONLimitError, loads_bounded
 from play.engine.log import LogInvalid, validate_log
 from play.engine.runner import ReplayMismatch
 from play.engine.runner import replay as engine_replay

@@ -6,7 +6,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.response import Response
 
-from catalog.api_support import AtomicScopedRateThrottle
+from cardsite.web.throttles import AtomicScopedRateThrottle
 from decks.selectors import decks_readable_by
 from play.engine.options import DECK_OUTS, EMPTY_TIMINGS
 from play.models import SimulationBatch

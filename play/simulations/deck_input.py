@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
+from decks.formats.text import parse_deck_text
 from decks.models import Deck
 from decks.services import unknown_card_lines
-from decks.text_format import parse_deck_text
 from play.engine.match import SideDeck
 from play.simulations.core import side_deck
 from play.simulations.sides import content_snapshot, latest_version, version_snapshot

@@ -120,7 +120,7 @@ def test_a_rejection_reaches_the_proposer_with_its_reason(live_server, browser, 
     users = get_user_model().objects
     alice = users.create_user("alice", "alice@example.com", "correct-horse-1")
     users.create_user("erin", "erin@example.com", "correct-horse-3", is_staff=True)
-    from catalog.contributions import proposal_create
+    from catalog.contributions.services import proposal_create
 
     proposal = proposal_create(
         proposer=alice,

@@ -4,9 +4,9 @@ import pytest
 
 from catalog import card_format
 from catalog.admin import CardAdminForm
-from catalog.contribution_selectors import DIFF_FIELDS, field_diff
-from catalog.contributions import PROPOSAL_FIELDS, proposal_create
-from catalog.forms import ProposalForm
+from catalog.contributions.forms import ProposalForm
+from catalog.contributions.selectors import DIFF_FIELDS, field_diff
+from catalog.contributions.services import PROPOSAL_FIELDS, proposal_create
 from catalog.importer import FIELDS, MODEL_FIELDS, ROW_FIELDS, card_row, export_csv
 from catalog.models import Card, CardProposal
 

@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.test import Client
 
-from catalog.contributions import (
+from catalog.contributions.services import (
     ProposalError,
     proposal_accept,
     proposal_create,
@@ -267,7 +267,7 @@ def test_the_daily_limit_holds_under_concurrent_proposals(settings):
 def test_members_of_the_card_editors_group_are_editors(alice, bob):
     from django.contrib.auth.models import Group
 
-    from catalog.contributions import is_editor, is_trusted
+    from catalog.contributions.services import is_editor, is_trusted
 
     Group.objects.get(name="Card editors").user_set.add(bob)
     bob = get_user_model().objects.get(pk=bob.pk)

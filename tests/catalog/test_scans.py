@@ -102,7 +102,7 @@ def test_a_gif_is_refused_by_format(alice_client):
 
 
 def test_an_accepted_scan_appears_on_the_card_page(alice, alice_client, bob, client):
-    from catalog.contributions import proposal_accept
+    from catalog.contributions.services import proposal_accept
 
     alice_client.post("/cards/propose/", {**FORM, "front": upload(jpeg())})
     bob.is_staff = True

@@ -4,7 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from decks.forms import username_problem
+from cardsite.accounts.forms import username_problem
 
 pytestmark = pytest.mark.django_db
 
@@ -80,6 +80,6 @@ def test_a_cache_outage_leaves_login_working_unthrottled(alice, monkeypatch):
     from django.core.cache.backends.redis import RedisCache
 
     # Nothing listens on port 1: every cache call fails as in a Redis outage.
-    monkeypatch.setattr("decks.login_throttle.cache", RedisCache("redis://127.0.0.1:1/0", {}))
+    monkeypatch.setattr("cardsite.accounts.throttle.cache", RedisCache("redis://127.0.0.1:1/0", {}))
     assert login(Client(), "alice", "wrong").status_code == 400
     assert login(Client(), "alice", PASSWORD).status_code == 302

@@ -8,7 +8,7 @@ from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from decks.api import WriteRateThrottle
+from cardsite.web.throttles import WriteRateThrottle
 from decks.models import Deck
 from decks.selectors import deck_content
 from decks.services import deck_create

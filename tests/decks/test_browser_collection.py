@@ -11,7 +11,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from catalog.models import CardSet
 from catalog.services import catalog_load
-from decks import collection_selectors as sel
+from decks.collections import selectors as sel
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

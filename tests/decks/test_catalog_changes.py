@@ -93,7 +93,7 @@ def test_accepting_a_proposal_re_validates_the_decks_holding_the_card_and_tells_
 ):
     from django.test import Client
 
-    from catalog.contributions import proposal_accept, proposal_create
+    from catalog.contributions.services import proposal_accept, proposal_create
 
     bob.is_staff = True
     bob.save()

@@ -12,9 +12,9 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from decks import collection_selectors as sel
-from decks.api import WriteRateThrottle
-from decks.collection_services import collection_entry_set, collection_set_visibility
+from cardsite.web.throttles import WriteRateThrottle
+from decks.collections import selectors as sel
+from decks.collections.services import collection_entry_set, collection_set_visibility
 from decks.models import Collection, CollectionEntry
 
 pytestmark = pytest.mark.django_db

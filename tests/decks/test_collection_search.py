@@ -7,7 +7,7 @@ from django.contrib.auth.models import AnonymousUser
 from catalog.extensions import user_search_terms
 from catalog.search import QuerySyntaxError
 from catalog.selectors import card_search
-from decks.collection_services import collection_entry_set
+from decks.collections.services import collection_entry_set
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ decks, haves and wants, and a trade match."""
 
 import pytest
 
-from decks import collection_selectors as sel
-from decks.collection_services import collection_entry_set
+from decks.collections import selectors as sel
+from decks.collections.services import collection_entry_set
 from decks.models import Deck
 from decks.selectors import deck_content
 from decks.services import deck_create

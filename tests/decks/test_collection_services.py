@@ -6,8 +6,8 @@ import json
 import pytest
 from django.db import IntegrityError, transaction
 
-from decks import collection_selectors as sel
-from decks.collection_services import (
+from decks.collections import selectors as sel
+from decks.collections.services import (
     MAX_CSV_BYTES,
     CollectionError,
     collection_add_copies,

@@ -5,8 +5,8 @@ checklist's add endpoint, CSV upload and export, and the permission matrix of th
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from decks import collection_selectors as sel
-from decks.collection_services import collection_entry_set, collection_set_visibility
+from decks.collections import selectors as sel
+from decks.collections.services import collection_entry_set, collection_set_visibility
 from decks.models import Collection
 
 pytestmark = pytest.mark.django_db

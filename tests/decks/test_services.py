@@ -10,7 +10,7 @@ from django.db.models import ProtectedError
 from catalog.models import Card
 from catalog.services import catalog_load
 from decks.content import DeckContent
-from decks.export import deck_as_json, deck_as_text
+from decks.formats.export import deck_as_json, deck_as_text
 from decks.models import Deck, DeckEntry, DeckVersion
 from decks.selectors import deck_content, deck_problems_now
 from decks.services import (

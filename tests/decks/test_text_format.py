@@ -1,7 +1,7 @@
 """The deck text format (shared/spec/deck-format.md), parsed and written without the database."""
 
 from decks.content import DeckContent
-from decks.text_format import LineError, ParsedDeck, deck_text, parse_deck_text
+from decks.formats.text import LineError, ParsedDeck, deck_text, parse_deck_text
 
 GOOD = """\
 # a comment, then a blank line
@@ -133,7 +133,7 @@ def test_an_oversized_text_is_refused_whole():
 
 
 def test_a_pasted_name_list_with_a_quantity_of_thousands_of_digits_names_its_line():
-    from decks.text_format import parse_name_list
+    from decks.formats.text import parse_name_list
 
     parsed = parse_name_list("9" * 5000 + " BS-012\n٣ BS-013", {})
     assert [e.line for e in parsed.errors] == [1, 2]

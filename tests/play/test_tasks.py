@@ -166,7 +166,7 @@ def test_with_the_broker_down_a_create_is_queued_once_and_starts_when_redis_is_b
     settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 20}
     settings.CACHES = {
         "default": {
-            "BACKEND": "catalog.tolerant_cache.TolerantRedisCache",
+            "BACKEND": "cardsite.web.tolerant_cache.TolerantRedisCache",
             "LOCATION": private_redis.url,
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 1},
         }

@@ -3,7 +3,7 @@ import sys
 
 from django.core.management.base import CommandError
 
-from catalog.command_input import CheckedCommand
+from cardsite.web.command_input import CheckedCommand
 from catalog.importer import export_csv, export_rows
 
 

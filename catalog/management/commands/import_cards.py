@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import CommandError
 
-from catalog.command_input import CheckedCommand
+from cardsite.web.command_input import CheckedCommand
 from catalog.importer import ImportFileError, ImportRejected, import_rows, read_file
 
 

@@ -2,7 +2,7 @@ import random
 
 from django.core.management.base import CommandError
 
-from catalog.command_input import CheckedCommand, whole_number
+from cardsite.web.command_input import CheckedCommand, whole_number
 from play.engine.pk import pk_shootout
 from play.simulations.core import exact_pk_probability, wilson_interval
 from play.simulations.deck_input import DeckInputError, load_side

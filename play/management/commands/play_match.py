@@ -3,7 +3,7 @@ import sys
 
 from django.core.management.base import CommandError
 
-from catalog.command_input import CheckedCommand, whole_number
+from cardsite.web.command_input import CheckedCommand, whole_number
 from play.engine.options import DECK_OUTS, EMPTY_TIMINGS, Options
 from play.engine.runner import play_match
 from play.simulations.core import POLICIES

@@ -1,4 +1,4 @@
-from catalog.command_input import CheckedCommand, whole_number
+from cardsite.web.command_input import CheckedCommand, whole_number
 from play.simulations.services import batches_reconcile
 
 

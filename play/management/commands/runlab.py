@@ -12,7 +12,7 @@ import sys
 from django.conf import settings
 from django.core.management import call_command
 
-from catalog.command_input import CheckedCommand, whole_number
+from cardsite.web.command_input import CheckedCommand, whole_number
 from play.management import processes
 
 

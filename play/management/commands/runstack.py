@@ -17,7 +17,7 @@ import time
 from django.conf import settings
 from django.core.management.base import CommandError
 
-from catalog.command_input import CheckedCommand, seconds, whole_number
+from cardsite.web.command_input import CheckedCommand, seconds, whole_number
 from play.management import processes
 
 

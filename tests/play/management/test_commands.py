@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from decks.export import deck_as_text
+from decks.formats.export import deck_as_text
 from decks.models import Deck
 from play.engine.log import validate_log
 from tests.play.workers import ROOT

@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.static import serve
 
-from catalog import contribution_selectors as selectors
-from catalog.contributions import (
+from catalog.contributions import selectors as selectors
+from catalog.contributions.forms import ProposalForm, ReviewForm
+from catalog.contributions.services import (
     ProposalError,
     is_editor,
     is_trusted,
@@ -21,7 +22,6 @@ from catalog.contributions import (
     proposal_request_changes,
     proposal_resubmit,
 )
-from catalog.forms import ProposalForm, ReviewForm
 from catalog.models import Card, CardProposal
 
 

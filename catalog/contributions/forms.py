@@ -1,6 +1,6 @@
 """The proposal form: every field of the card file format, a source and optional scans.
 
-Its check is `catalog.contributions.proposal_check`, the same `validate_card` that
+Its check is `catalog.contributions.services.proposal_check`, the same `validate_card` that
 `import_cards` runs, so the form and the importer accept and refuse the same cards.
 """
 
@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from catalog.card_format import PROPOSAL_FIELDS
-from catalog.contributions import ProposalError, proposal_check
+from catalog.contributions.services import ProposalError, proposal_check
 from catalog.importer import card_row
 from catalog.models import Card, CardSet, Team
 from catalog.scans import ScanError, scan_check

@@ -3,8 +3,8 @@
 `RequestBoundsMiddleware` answers 400 before any view runs when the path, a query parameter or
 a form field holds a NUL character (PostgreSQL cannot store or compare one: the query would
 fail with a 500), or when the query string is absurdly long. `ApiErrorMiddleware` makes every
-error under /api/ the JSON error object of catalog/api_support.py, including a URL that matches no
-route and an exception no view caught (a 500).
+error under /api/ the JSON error object of cardsite/web/api_errors.py, including a URL that
+matches no route and an exception no view caught (a 500).
 """
 
 from __future__ import annotations

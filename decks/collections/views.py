@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from catalog.models import CardSet
-from decks import collection_selectors as sel
-from decks.collection_services import (
+from decks.collections import selectors as sel
+from decks.collections.services import (
     MAX_CSV_BYTES,
     CollectionError,
     collection_add_copies,

@@ -7,7 +7,7 @@ every bad entry is named by its index and field, and nothing is saved); `GET/PUT
 `GET /api/collections/<share id>/` reads a collection read-only as its share link does:
 the owner always, anyone else when it is public or shared by link (a private collection
 answers 404, like a missing one). Reads never create the collection's settings row. Thin:
-selectors read, services write (decks/collection_selectors.py, collection_services.py).
+selectors read, services write (decks/collections/selectors.py, decks/collections/services.py).
 """
 
 from django.utils.translation import gettext as _
@@ -17,10 +17,10 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardsite.web.throttles import WriteRateThrottle
 from catalog.models import Card
-from decks import collection_selectors as sel
-from decks.api import WriteRateThrottle
-from decks.collection_services import (
+from decks.collections import selectors as sel
+from decks.collections.services import (
     MAX_CSV_ROWS,
     MAX_QUANTITY,
     CollectionError,
@@ -33,7 +33,7 @@ from decks.collection_services import (
 from decks.content import CARD_ID
 from decks.models import Collection, CollectionEntry
 
-# As many entries as a CSV import may hold (decks/collection_services.py).
+# As many entries as a CSV import may hold (decks/collections/services.py).
 MAX_ENTRIES = MAX_CSV_ROWS
 CARD_ID_MAX = Card._meta.get_field("id").max_length
 CARD_ID_PATTERN = rf"^[A-Za-z0-9][A-Za-z0-9_-]{{0,{CARD_ID_MAX - 1}}}$"

@@ -8,8 +8,6 @@
 error is not about particular fields) of objects with the `field` they concern (a dotted path
 into the request body, `null` for the request as a whole), a `message`, and for deck texts the
 `line`. Parse errors, field errors, permission errors, 404s and 500s all use it.
-
-Also the throttles, which count atomically.
 """
 
 from __future__ import annotations
@@ -21,10 +19,7 @@ from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 from rest_framework.views import exception_handler as drf_exception_handler
-
-from catalog.tolerant_cache import CacheUnavailable
 
 logger = logging.getLogger("cardsite.errors")
 log = logging.getLogger("cardsite.api")  # the name it always logged under
@@ -103,52 +98,6 @@ def exception_handler(exc, context):
         errors = flatten_errors(data)
         response.data = error_body(_summary(errors) if errors else "Request refused.", errors)
     return response
-
-
-class AtomicWindowMixin:
-    """Count requests in a fixed window with the cache's atomic add + incr (Redis INCR).
-
-    DRF's own throttles read the request history, then write it back: parallel requests all
-    read the same history and all pass (48 parallel creates went through a 30/hour limit).
-    Here every request increments one counter per identity and window, so exactly `rate`
-    requests pass per window however many arrive at once. While the cache is unreachable the
-    request is allowed (logged): a cache outage must not turn into a 500 or lock users out.
-    """
-
-    def allow_request(self, request, view):
-        if getattr(self, "scope_attr", None) and not getattr(view, self.scope_attr, None):
-            return True  # ScopedRateThrottle on a view without a scope
-        if hasattr(self, "scope_attr"):
-            self.scope = getattr(view, self.scope_attr)
-            self.rate = self.get_rate()
-            self.num_requests, self.duration = self.parse_rate(self.rate)
-        if self.rate is None:
-            return True
-        key = self.get_cache_key(request, view)
-        if key is None:
-            return True
-        now = self.timer()
-        window = int(now // self.duration)
-        self._wait = (window + 1) * self.duration - now
-        counter = f"{key}:w{window}"
-        try:
-            self.cache.add(counter, 0, self.duration + 1)
-            count = self.cache.incr(counter)
-        except (CacheUnavailable, ValueError) as exc:  # ValueError: evicted between add and incr
-            log.warning("Throttle %s not counted (%s); allowing the request", key, exc)
-            return True
-        return count <= self.num_requests
-
-    def wait(self):
-        return getattr(self, "_wait", None)
-
-
-class AtomicScopedRateThrottle(AtomicWindowMixin, ScopedRateThrottle):
-    """ScopedRateThrottle (the view's `throttle_scope` rate), counted atomically."""
-
-
-class AtomicUserRateThrottle(AtomicWindowMixin, UserRateThrottle):
-    """UserRateThrottle (the class's `scope` rate), counted atomically."""
 
 
 def _summary(errors: list[dict]) -> str:

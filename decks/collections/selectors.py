@@ -268,7 +268,7 @@ def export_rows(user, *, card_id: str | None = None) -> list[dict]:
 
 
 def export_csv(user) -> str:
-    from decks.collection_services import CSV_COLUMNS
+    from decks.collections.services import CSV_COLUMNS
 
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")

@@ -4,9 +4,9 @@ from django.utils.translation import gettext as _
 
 from catalog.models import Card
 from decks import summary
+from decks.formats.text import deck_text
 from decks.models import Deck
 from decks.selectors import deck_content
-from decks.text_format import deck_text
 
 JSON_FORMAT = "eleven-stars-deck/1"
 

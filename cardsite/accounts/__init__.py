@@ -1,0 +1,5 @@
+"""Accounts: sign-up, login and its throttle.
+
+A room of its own on the shared floor: it imports no app. Logout and passwords are Django's own
+views; a user's page, which lists their decks and proposals, is decks'.
+"""
