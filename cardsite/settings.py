@@ -316,7 +316,7 @@ else:
     }
 CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 3600)
 # Ten priority levels, served lowest number first: fair sharing of workers between users
-# (play.services.queue_chunks). Every Redis client of the app must use the same options.
+# (play.simulations.services.queue_chunks). Every Redis client of the app must use the same options.
 REDIS_TRANSPORT_PRIORITIES = {
     "priority_steps": list(range(10)),
     "sep": ":",
@@ -362,8 +362,6 @@ SIMULATION_MAX_TRANSIENT_RETRIES = env_int("SIMULATION_MAX_TRANSIENT_RETRIES", 4
 # Unfinished chunks of one batch published at a time: a finished chunk publishes the next, so a
 # create request sends only this many messages and a cancel has only this many to remove.
 SIMULATION_QUEUE_WINDOW = env_int("SIMULATION_QUEUE_WINDOW", 8)
-# Fault injection for the process tests only (play.simulations.services.fault_point).
-SIMULATION_FAULT = os.environ.get("SIMULATION_FAULT", "")
 # Fair sharing: every this many queued chunks of one owner lower their priority by one step.
 SIMULATION_FAIR_STEP = env_int("SIMULATION_FAIR_STEP", 4)
 # Runs per chunk; each batch kind (play/simulations/kinds/) names the one it uses.

@@ -1,4 +1,5 @@
-"""What a deck name may hold: one rule for the builder, the API, text import and every save.
+"""What a deck name may hold: one rule for the builder, the API, text import and every save;
+and how a card name is folded to match a pasted list (`normalize`).
 
 A name is shown in lists, page titles and exported files. Characters that change how the text
 around them is displayed (right-to-left overrides, zero-width joiners and spaces: Unicode's
@@ -30,3 +31,8 @@ def deck_name_problem(name: str) -> str | None:
                 "and control characters are not allowed"
             )
     return None
+
+
+def normalize(name: str) -> str:
+    """Return a card name folded for matching a pasted list (width, case and spaces)."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())

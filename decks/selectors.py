@@ -11,9 +11,9 @@ from django.http import Http404
 
 from catalog.models import Card, Team
 from decks.content import DeckContent
-from decks.formats.text import normalize
 from decks.legality import content_problems
 from decks.models import Deck, DeckEntry, DeckVersion
+from decks.names import normalize
 from play.engine.legality import Problem
 
 

@@ -71,28 +71,10 @@ class SimulationBatch(models.Model):
         indexes = [models.Index(fields=["owner", "status"], name="batch_owner_status")]
 
     def __str__(self) -> str:
-        return f"{self.kind_label} #{self.pk}"
+        return f"{self.kind} #{self.pk}"
 
     def get_absolute_url(self) -> str:
         return reverse("play:batch-detail", args=[self.pk])
-
-    @property
-    def kind_spec(self):
-        """Return the batch's kind object (what plans, runs and shows this kind)."""
-        from play.simulations import kinds  # the registry imports engine code; load it late
-
-        return kinds.get(self.kind)
-
-    @property
-    def kind_label(self) -> str:
-        spec = self.kind_spec
-        return str(spec.label) if spec else self.kind
-
-    def opponent_text(self) -> str:
-        return self.kind_spec.opponent_text(self)
-
-    def against_text(self) -> str:
-        return self.kind_spec.against_text(self)
 
     @property
     def is_active(self) -> bool:

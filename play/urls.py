@@ -1,7 +1,7 @@
 from django.urls import path
 
-from play.lab import play_views as td_play_views
 from play.lab import views as lab_views
+from play.lab.games import views as td_play_views
 from play.replays import views as replay_views
 from play.simulations import views as batch_views
 from play.solo import views as solo_views

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from decks.content import MAX_QUANTITY, DeckContent
-from decks.names import deck_name_problem
+from decks.names import deck_name_problem, normalize
 
 MAX_LINES = 2000
 # A deck text (pasted, uploaded or given to a command) is at most this long; a longer one is
@@ -268,11 +268,6 @@ def parse_name_list(text: str, names: Mapping[str, tuple[str, str]]) -> ParsedDe
         zone = "bench" if kind == "goalkeeper" else section
         getattr(parsed, zone).append(CardLine(number, card, quantity))
     return parsed
-
-
-def normalize(name: str) -> str:
-    """Return a card name folded for matching a pasted list (width, case and spaces)."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 def _has_control(line: str) -> bool:

@@ -272,7 +272,7 @@ class LabForm(forms.Form):
         return valid and valid_a and valid_b and valid_study
 
     def study_request(self) -> dict | None:
-        """Return the study for play.lab.studies.clean_study, or None (compare variants)."""
+        """Return the study for play.studies.plans.clean_study, or None (compare variants)."""
         mode = self.cleaned_data["study"]
         if mode == "variants":
             return None

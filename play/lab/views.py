@@ -12,9 +12,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from play.lab import reports, studies
 from play.lab.forms import LabForm
 from play.simulations import selectors, services
+from play.studies import plans, reports
 
 DOC = settings.BASE_DIR / "docs" / "touchdown.md"
 SECTIONS = ("The rules, in English with the draft's terms", "House rules (HOUSE)", "Effect sets")
@@ -87,7 +87,7 @@ def _against(request) -> int | None:
 
 def _report_response(request, batch, fmt: str):
     results = batch.results or {}
-    if batch.kind != "touchdown" or results.get("study") not in studies.STUDIES:
+    if batch.kind != "touchdown" or results.get("study") not in plans.STUDIES:
         raise Http404("This simulation has no strategy table or sweep to download.")
     try:
         text = reports.report_text(results, fmt, against=_against(request))

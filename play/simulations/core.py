@@ -7,7 +7,6 @@ often a chunk was redelivered. Merging is a sum over chunk results in index orde
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -18,7 +17,7 @@ from play.engine.options import Options
 from play.engine.pk import pk_win_probability
 from play.engine.policies import LADDER
 from play.engine.runner import play_match
-from play.simulations.stats import mean_of, wilson_interval
+from play.stats import mean_of, wilson_interval
 
 # The engine's bots, strongest first (the engine's one registry orders them by strength).
 POLICIES = tuple(reversed(LADDER))
@@ -43,12 +42,6 @@ def plan_chunks(*, indexes, runs: int, chunk_size: int) -> list[ChunkSpec]:
         for start in range(0, runs, chunk_size):
             specs.append(ChunkSpec(len(specs), opponent, min(chunk_size, runs - start)))
     return specs
-
-
-def chunk_seed(batch_seed: int, index: int) -> int:
-    """Return a chunk's seed, derived from the batch seed and the chunk index only."""
-    digest = hashlib.sha256(f"elevenstars-batch:{batch_seed}:{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def side_deck(snapshot: dict) -> SideDeck:

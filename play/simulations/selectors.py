@@ -86,7 +86,7 @@ def batch_side_names(batch: SimulationBatch, results: dict | None = None) -> dic
     when they name them, else from the batch's sides snapshot and params (older batches).
     Never "A"/"B": a side without a deck (the Touchdown lab) has empty words.
     """
-    kind = batch.kind_spec
+    kind = kinds.get(batch.kind)
     plays_matches = getattr(kind, "plays_matches", False)
     many = getattr(kind, "opponents_label", None)  # a gauntlet: every prebuilt deck in turn
     named = (results or {}).get("sides") or {}

@@ -10,14 +10,12 @@ done by a conditional UPDATE when no chunk is left unfinished.
 from __future__ import annotations
 
 import logging
-import os
 import random
 import threading
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -28,8 +26,9 @@ from django.utils import timezone
 from decks.models import Deck
 from play import errors as field_errors
 from play.models import MatchLog, SimulationBatch, SimulationChunk, new_token
+from play.seeds import chunk_seed
 from play.simulations import core as simulation
-from play.simulations import kinds
+from play.simulations import kinds, queue
 from play.simulations.selectors import batch_results
 
 log = logging.getLogger(__name__)
@@ -257,8 +256,6 @@ def queue_chunks(batch_id: int, indexes, *, priorities: dict[int, int] | None = 
     of `make run` ignores them. `priorities` (index -> priority) says the caller has already
     written them with `queued_at` (`batch_top_up` does, in its claim).
     """
-    from play.tasks import simulation_chunk_run
-
     indexes = list(indexes)
     if not indexes:
         return
@@ -280,7 +277,7 @@ def queue_chunks(batch_id: int, indexes, *, priorities: dict[int, int] | None = 
         # Sent once the rows saying so are committed (at once in a worker's autocommit), so a
         # message never names a chunk whose queued_at a rollback undid.
         transaction.on_commit(
-            partial(simulation_chunk_run.apply_async, (batch_id, index), priority=priorities[index])
+            partial(queue.publish_chunk, batch_id, index, priority=priorities[index])
         )
 
 
@@ -306,103 +303,16 @@ def batch_cancel(*, batch: SimulationBatch) -> bool:
     )
     if cancelled:
         try:
-            removed = purge_batch_messages(batch.pk)
+            removed = queue.purge_batch(batch.pk)
         except Exception as exc:  # the broker is down: the few messages left are no-ops
             log.warning("Batch %s cancelled; its messages were not purged (%s)", batch.pk, exc)
         else:
-            log.info("Batch %s cancelled; %s queued message(s) removed", batch.pk, removed)
+            if removed is not None:  # what is left of the batch no longer waits in the broker
+                SimulationChunk.objects.filter(
+                    batch_id=batch.pk, finished_at__isnull=True, last_attempt_at__isnull=True
+                ).update(queued_at=None)
+            log.info("Batch %s cancelled; %s queued message(s) removed", batch.pk, removed or 0)
     return cancelled
-
-
-def chunk_queue_names() -> list[str]:
-    """The Redis lists of the chunk queue, one per priority (kombu's "priority" order)."""
-    queue = settings.CELERY_TASK_DEFAULT_QUEUE
-    sep = settings.REDIS_TRANSPORT_PRIORITIES["sep"]
-    steps = settings.REDIS_TRANSPORT_PRIORITIES["priority_steps"]
-    return [queue if step == 0 else f"{queue}{sep}{step}" for step in steps]
-
-
-def _chunk_message_batch(raw: bytes) -> int | None:
-    """Return the batch id of a chunk task message as kombu stores it in Redis, else None."""
-    import base64
-    import json
-
-    try:
-        message = json.loads(raw)
-        if message.get("headers", {}).get("task") != "play.tasks.simulation_chunk_run":
-            return None
-        body = message["body"]
-        if message.get("properties", {}).get("body_encoding") == "base64":
-            body = base64.b64decode(body)
-        args = json.loads(body)[0]
-        return int(args[0])
-    except (ValueError, KeyError, IndexError, TypeError):
-        return None
-
-
-def purge_batch_messages(batch_id: int) -> int:
-    """Remove the batch's chunk messages waiting in the broker; return how many.
-
-    Redis: the chunk queue's lists are searched and the batch's messages removed (`LREM`).
-    The filesystem broker of `make run`: each waiting message is a file in its queue folder,
-    read and removed. A message a worker takes at the same moment is delivered and skipped
-    (its batch is no longer active); another broker removes nothing, and the window's few
-    messages are skipped the same way when delivered.
-    """
-    from celery import current_app as app
-
-    broker_url = str(app.conf.broker_url or "")
-    if broker_url.startswith(("redis://", "rediss://")):
-        removed = _purge_redis(app, batch_id)
-    elif broker_url.startswith("filesystem://"):
-        removed = _purge_filesystem(app, batch_id)
-    else:
-        return 0
-    SimulationChunk.objects.filter(
-        batch_id=batch_id, finished_at__isnull=True, last_attempt_at__isnull=True
-    ).update(queued_at=None)
-    return removed
-
-
-def _purge_redis(app, batch_id: int) -> int:
-    removed = 0
-    with app.connection_for_write() as conn:
-        client = conn.default_channel.client
-        for name in chunk_queue_names():
-            for raw in client.lrange(name, 0, -1):
-                if _chunk_message_batch(raw) == batch_id:
-                    removed += client.lrem(name, 1, raw)
-    return removed
-
-
-def _purge_filesystem(app, batch_id: int) -> int:
-    """Remove the batch's message files (kombu names them `<time>_<uuid>.<queue>.msg`)."""
-    options = app.conf.broker_transport_options or {}
-    folder = options.get("data_folder_out") or options.get("data_folder_in")
-    if not folder:
-        return 0
-    queues = {f"{name}.msg" for name in chunk_queue_names()}
-    removed = 0
-    try:
-        names = sorted(os.listdir(folder))
-    except FileNotFoundError:
-        return 0
-    for name in names:
-        if name.partition(".")[2] not in queues:
-            continue
-        path = Path(folder) / name
-        try:
-            raw = path.read_bytes()
-        except OSError:  # a worker took it meanwhile
-            continue
-        if _chunk_message_batch(raw) != batch_id:  # another batch's, or still being written
-            continue
-        try:
-            path.unlink()
-        except FileNotFoundError:  # a worker took it first: it skips the chunk
-            continue
-        removed += 1
-    return removed
 
 
 def batch_fail(*, batch_id: int, reason: str) -> None:
@@ -461,7 +371,7 @@ def chunk_run(*, batch_id: int, index: int, count_attempt: bool = True) -> bool:
             sides=batch.sides,
             params=batch.params,
             spec=spec,
-            seed=simulation.chunk_seed(batch.seed, index),
+            seed=chunk_seed(batch.seed, index),
             keep_logs=keep_logs,
         )
     # A transaction only when sample logs go with the result: one UPDATE is atomic by itself,
@@ -492,29 +402,9 @@ def chunk_run(*, batch_id: int, index: int, count_attempt: bool = True) -> bool:
                 # CPU and 165 ms of wall time, against 12 and 43 one by one.
                 batch_size=1,
             )
-    if won:
-        fault_point("kill_after_last_chunk_commit", batch_id=batch_id)
     batch_finish_if_complete(batch_id=batch_id)
     batch_top_up(batch_id=batch_id, owner_id=batch.owner_id)
     return bool(won)
-
-
-def fault_point(name: str, *, batch_id: int) -> None:
-    """Fault injection for the process tests (setting SIMULATION_FAULT; empty in production).
-
-    "kill_after_last_chunk_commit": the worker process kills itself with SIGKILL right after
-    committing its batch's last chunk and before the batch is marked done, the window that
-    redelivery and the reconciler must close (tests/play/test_tasks.py).
-    """
-    if settings.SIMULATION_FAULT != name:
-        return
-    if SimulationChunk.objects.filter(batch_id=batch_id, finished_at__isnull=True).exists():
-        return
-    import os
-    import signal
-
-    log.warning("SIMULATION_FAULT=%s: killing worker pid %s", name, os.getpid())
-    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def lease_renew_seconds() -> float:
@@ -595,7 +485,7 @@ def batches_reconcile(*, stall_seconds: int | None = None) -> int:
     stalled = Q(last_attempt_at__lt=cutoff)
     # Published but never claimed: re-queued only when the chunk queue is empty, so chunks that
     # are simply waiting behind a backlog are not queued a second time (the queue once doubled).
-    if chunk_queue_length() == 0:
+    if queue.queue_length() == 0:
         stalled |= Q(last_attempt_at__isnull=True, queued_at__lt=cutoff)
     pairs = list(active.filter(stalled).values_list("batch_id", "index"))
     for batch_id, index in pairs:
@@ -614,20 +504,3 @@ def batches_reconcile(*, stall_seconds: int | None = None) -> int:
     if topped:
         log.info("Published %d chunk(s) to fill batch windows", topped)
     return len(pairs) + topped
-
-
-def chunk_queue_length() -> int | None:
-    """Messages waiting in the chunk queue (None if the broker cannot tell or is down)."""
-    # The project's app (cardsite/celery.py) is the current one; play/ never imports cardsite/.
-    from celery import current_app as app
-
-    try:
-        with app.connection_for_read() as conn:
-            channel = conn.default_channel
-            # Not passive: an empty Redis queue has no key, and a passive declare would fail.
-            return channel.queue_declare(
-                queue=settings.CELERY_TASK_DEFAULT_QUEUE, durable=True, auto_delete=False
-            ).message_count
-    except Exception as exc:
-        log.info("Chunk queue length unknown: %s", exc)
-        return None

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from decks.selectors import deck_for_viewer, legal_decks_to_play
-from play.simulations import selectors, services
+from play.simulations import kinds, selectors, services
 from play.simulations.forms import SimulationForm
 
 # Shown when a batch was saved but the broker could not be reached: no error, no duplicate.
@@ -73,9 +73,12 @@ def batch_list(request):
 
 def _batch_context(batch, *, shared: bool, request=None) -> dict:
     results, partial = selectors.batch_shown_results(batch)
-    extra = batch.kind_spec.detail_context(batch, request) if request and batch.results else {}
+    kind = kinds.get(batch.kind)
+    extra = kind.detail_context(batch, request) if request and batch.results else {}
     return {
         "batch": batch,
+        "kind": kind,
+        "against": kind.against_text(batch),
         "progress": selectors.batch_progress(batch),
         "sample_logs": selectors.sample_logs(batch),
         "shared": shared,

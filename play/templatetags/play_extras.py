@@ -1,6 +1,7 @@
 from django import template
 
 from play.simulations import bots as bot_words
+from play.simulations import kinds
 
 register = template.Library()
 
@@ -22,3 +23,17 @@ def sub(value, other):
 def rules_text(options):
     """Return (question, reading) pairs of a batch's rule options (R-PLAY-4, R-DRAW-2)."""
     return bot_words.rules_text(options)
+
+
+@register.filter
+def kind_label(batch):
+    """Return the name of a batch's kind ("Deck vs deck", "PK shootouts", ...)."""
+    kind = kinds.get(batch.kind)
+    return str(kind.label) if kind else batch.kind
+
+
+@register.filter
+def opponent_text(batch):
+    """Return what a batch played against, in words, for lists of batches."""
+    kind = kinds.get(batch.kind)
+    return kind.opponent_text(batch) if kind else ""

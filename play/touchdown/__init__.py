@@ -25,15 +25,10 @@ from play.touchdown.effects import (
 )
 from play.touchdown.game import Game, GameStats, IllegalAction
 from play.touchdown.options import DEFAULT_OPTIONS, FIXED_HOUSE_RULES, Options
-from play.touchdown.policies import POLICIES, Policy, get_policy, policy_rng
-from play.touchdown.runner import (
-    GameOutcome,
-    GameStalled,
-    ReplayMismatch,
-    outcome_of,
-    play_game,
-    replay,
-)
+from play.touchdown.outcome import GameOutcome, GameStalled, outcome_of
+from play.touchdown.policies import POLICIES, Policy, policy_rng
+from play.touchdown.runner import ReplayMismatch, play_game, replay
+from play.touchdown.strategies import get_policy
 
 __all__ = [
     "BEARS",

@@ -30,7 +30,8 @@ from operator import itemgetter
 
 from play.touchdown.cards import TEAMS
 from play.touchdown.options import Options
-from play.touchdown.runner import GameOutcome, play_game
+from play.touchdown.outcome import GameOutcome
+from play.touchdown.runner import play_game
 from play.touchdown.strategies import team_policy
 
 BOOTSTRAP = 1000  # resamples

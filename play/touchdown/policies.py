@@ -548,16 +548,4 @@ class GreedyPolicy:
 POLICIES: dict[str, Policy] = {policy.name: policy for policy in (RandomPolicy(), GreedyPolicy())}
 
 
-def get_policy(name: str) -> Policy:
-    """Return the policy with this name: a bot, or `<bot>+<kick-off strategy>` (strategies.py)."""
-    if "+" in name:
-        from play.touchdown.strategies import team_policy  # strategies builds on the bots
-
-        return team_policy(name)
-    try:
-        return POLICIES[name]
-    except KeyError:
-        raise ValueError(f"Unknown policy {name!r}; choose one of {', '.join(POLICIES)}.") from None
-
-
-__all__ = ["POLICIES", "Card", "GreedyPolicy", "Policy", "RandomPolicy", "get_policy", "policy_rng"]
+__all__ = ["POLICIES", "Card", "GreedyPolicy", "Policy", "RandomPolicy", "policy_rng"]

@@ -13,8 +13,10 @@ from play.touchdown.actions import Action, action_from_dict, action_to_dict
 from play.touchdown.cards import CARDS, SEATS, SUITS
 from play.touchdown.game import Game, IllegalAction
 from play.touchdown.options import FIELD_SQUARES, SERIES_CARDS, Options
-from play.touchdown.policies import get_policy, policy_rng
-from play.touchdown.runner import MAX_DECISIONS, ReplayMismatch
+from play.touchdown.outcome import MAX_DECISIONS
+from play.touchdown.policies import policy_rng
+from play.touchdown.runner import ReplayMismatch
+from play.touchdown.strategies import get_policy
 
 HUMAN = "human"
 

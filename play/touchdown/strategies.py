@@ -23,6 +23,7 @@ from play.touchdown.actions import Action, KickOff, UseSkill
 from play.touchdown.cards import TEAMS
 from play.touchdown.game import KICKOFF_CHOICE, Game
 from play.touchdown.options import Options
+from play.touchdown.outcome import play_out
 from play.touchdown.policies import POLICIES, Policy
 
 KICKOFF_STRATEGIES = ("own", "normal", "random", "adaptive")
@@ -103,15 +104,13 @@ def kickoff_table(options: Options, bot: str = "greedy", games: int | None = Non
 
 
 def _measure(options: Options, bot: Policy, games: int) -> KickoffTable:
-    from play.touchdown.runner import play_game  # runner imports policies, which import us
-
     if options.kickoffs != "choice":
         options = options.replace(kickoffs="choice")
     explorer = _Explorer(bot)
     sums = {"normal": [0.0] * 3, "random": [0.0] * 3}
     counts = {"normal": [0] * 3, "random": [0] * 3}
     for number in range(games):
-        outcome = play_game(options, explorer, CALIBRATION_SEED + number, log=False)
+        outcome = play_out(options, [explorer] * 4, CALIBRATION_SEED + number, log=False)
         for (team, kind, _), (half, cards, mine, theirs) in zip(
             outcome.kickoff_sequence, outcome.kickoff_states, strict=True
         ):
@@ -202,3 +201,13 @@ def team_policy_names(bots: tuple[str, ...] = ("greedy", "random")) -> list[str]
         for bot in bots
         for strategy in KICKOFF_STRATEGIES
     ]
+
+
+def get_policy(name: str) -> Policy:
+    """Return the policy with this name: a bot, or `<bot>+<kick-off strategy>`."""
+    if "+" in name:
+        return team_policy(name)
+    try:
+        return POLICIES[name]
+    except KeyError:
+        raise ValueError(f"Unknown policy {name!r}; choose one of {', '.join(POLICIES)}.") from None

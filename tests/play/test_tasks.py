@@ -22,7 +22,7 @@ from django.utils import timezone
 from catalog.services import catalog_load
 from decks.models import Deck
 from play.models import MatchLog, SimulationBatch
-from play.simulations import selectors, services
+from play.simulations import queue, selectors, services
 from tests.play.workers import Workers, configure, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -225,10 +225,10 @@ def chunk_messages(url: str, batch_id: int | None = None) -> int:
     import redis
 
     client = redis.Redis.from_url(url)
-    raws = [raw for name in services.chunk_queue_names() for raw in client.lrange(name, 0, -1)]
+    raws = [raw for name in queue.queue_names() for raw in client.lrange(name, 0, -1)]
     if batch_id is None:
         return len(raws)
-    return sum(services._chunk_message_batch(raw) == batch_id for raw in raws)
+    return sum(queue.message_batch(raw) == batch_id for raw in raws)
 
 
 @pytest.fixture
@@ -301,9 +301,7 @@ def test_a_worker_killed_between_its_last_chunk_and_done_leaves_a_batch_that_sti
     fast = {"CELERY_VISIBILITY_TIMEOUT": "3"}
     try:
         batch = goldfish(owner, 30, seed=21)  # 3 chunks
-        victim = pool.start(
-            "w1", extra_env={**fast, "SIMULATION_FAULT": "kill_after_last_chunk_commit"}
-        )
+        victim = pool.start("w1", extra_env=fast, fault="kill_after_last_chunk_commit")
         victim.wait(timeout=120)
         assert victim.returncode == -9, pool.logs()  # killed by the fault hook, no clean exit
         batch.refresh_from_db()
@@ -321,7 +319,7 @@ def test_a_worker_killed_between_its_last_chunk_and_done_leaves_a_batch_that_sti
     finally:
         pool.stop_all()
     logs = pool.logs()
-    assert "SIMULATION_FAULT=kill_after_last_chunk_commit" in logs
+    assert "Fault kill_after_last_chunk_commit: killing worker" in logs
     assert finished is not None and finished.status == "done", logs
     chunks = list(finished.chunks.order_by("index"))
     assert [c.attempts for c in chunks] == [1, 1, 1]  # none was computed twice

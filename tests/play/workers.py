@@ -37,7 +37,10 @@ class Workers:
         self.tmp_path = tmp_path
         self.procs: list[subprocess.Popen] = []
 
-    def start(self, name: str = "w1", extra_env: dict | None = None) -> subprocess.Popen:
+    def start(
+        self, name: str = "w1", extra_env: dict | None = None, fault: str | None = None
+    ) -> subprocess.Popen:
+        """Start a worker; `fault` names one of tests/play/faulty_worker.py's injected faults."""
         env = {
             **os.environ,
             **self.broker_env,
@@ -53,9 +56,7 @@ class Workers:
             [
                 sys.executable,
                 "-m",
-                "celery",
-                "-A",
-                "cardsite",
+                *(("tests.play.faulty_worker", fault) if fault else ("celery", "-A", "cardsite")),
                 "worker",
                 "--pool",
                 "solo",

@@ -8,7 +8,7 @@ from play.engine.pk import pk_shootout
 from play.simulations import core as simulation
 from play.simulations.kinds import register
 from play.simulations.kinds.base import DeckKind
-from play.simulations.stats import wilson_interval
+from play.stats import wilson_interval
 
 
 class PkKind(DeckKind):

@@ -1,17 +1,18 @@
 """The Touchdown Heroes balance lab: games of one or two rule variants (docs/touchdown.md), or
 a study (issue #14): every kick-off strategy against every other, or a sweep over one or two
-parameters; a study's sides are its cells (play/lab/studies.py), a chunk plays seeds of one."""
+parameters; a study's sides are its cells (play/studies/plans.py), a chunk plays seeds of one."""
 
 import math
 import random
 
 from django.utils.translation import gettext_lazy as _
 
-from play.lab import core as lab
-from play.lab import studies
 from play.simulations import core as simulation
 from play.simulations.kinds import register
 from play.simulations.kinds.base import BatchKind, Prepared
+from play.studies import plans
+from play.studies import presenters as study_presenters
+from play.studies import variants as variant_rules
 
 
 class TouchdownKind(BatchKind):
@@ -37,8 +38,10 @@ class TouchdownKind(BatchKind):
         cleaned = []
         for number, variant in enumerate(variants[:2]):
             try:
-                cleaned.append(lab.clean_variant(variant, prefix=f"variant_{'ab'[number]}_"))
-            except lab.VariantError as exc:
+                cleaned.append(
+                    variant_rules.clean_variant(variant, prefix=f"variant_{'ab'[number]}_")
+                )
+            except variant_rules.VariantError as exc:
                 errors.update(exc.errors)
         params = {"runs": request.runs, "variants": [v["label"] for v in cleaned]}
         return Prepared(sides=cleaned, params=params, opponents=len(cleaned))
@@ -50,15 +53,15 @@ class TouchdownKind(BatchKind):
         cells: list[dict] = []
         clean: dict = {}
         try:
-            variant = lab.clean_variant(variants[0], prefix="variant_a_")
-        except lab.VariantError as exc:
+            variant = variant_rules.clean_variant(variants[0], prefix="variant_a_")
+        except variant_rules.VariantError as exc:
             errors.update(exc.errors)
         else:
             try:
-                clean, cells = studies.clean_study(request.study, variant)
-            except studies.StudyError as exc:
+                clean, cells = plans.clean_study(request.study, variant)
+            except plans.StudyError as exc:
                 errors.update(exc.errors)
-        problem = studies.deals_error(request.runs)
+        problem = plans.deals_error(request.runs)
         if problem:
             errors.setdefault("runs", []).append(problem)
         if request.seed is None:  # fixed here: every cell's chunk k plays the same seeds
@@ -69,7 +72,7 @@ class TouchdownKind(BatchKind):
             "study": clean,
             "seed": request.seed,
             "chunk_size": chunk,
-            "variants": [studies.study_label(clean, cells)] if cells else [],
+            "variants": [plans.study_label(clean, cells)] if cells else [],
             "cells": len(cells),
         }
         return Prepared(sides=cells, params=params, opponents=len(cells), chunk_size=chunk)
@@ -77,35 +80,29 @@ class TouchdownKind(BatchKind):
     def run_chunk(self, *, sides, params, spec, seed, keep_logs):
         if params.get("study"):
             per_cell = math.ceil(params["runs"] / params["chunk_size"])
-            seeds = studies.cell_seeds(
+            seeds = plans.cell_seeds(
                 study_seed=params["seed"],
                 position=spec.index - spec.opponent * per_cell,
                 runs=spec.runs,
             )
-            return studies.run_cell_chunk(
-                cell=sides[spec.opponent], seeds=seeds, keep_logs=keep_logs
-            )
-        return lab.run_chunk(
+            return plans.run_cell_chunk(cell=sides[spec.opponent], seeds=seeds, keep_logs=keep_logs)
+        return variant_rules.run_chunk(
             variant=sides[spec.opponent], runs=spec.runs, seed=seed, keep_logs=keep_logs
         )
 
     def summarize(self, *, sides, params, by_opponent):
         study = params.get("study")
         if study:
-            summary = (
-                studies.summarize_table if study["kind"] == "table" else studies.summarize_sweep
-            )
+            summary = plans.summarize_table if study["kind"] == "table" else plans.summarize_sweep
             return {"kind": self.key, **summary(study=study, cells=sides, by_cell=by_opponent)}
         variants = []
         for index, variant in enumerate(sides):
             results = by_opponent.get(index)
             if results:
-                variants.append(lab.summarize(variant, simulation.merge_results(results)))
+                variants.append(variant_rules.summarize(variant, simulation.merge_results(results)))
         return {"kind": self.key, "variants": variants, "runs": sum(v["runs"] for v in variants)}
 
     def detail_context(self, batch, request) -> dict:
-        from play.lab import study_presenters  # translated labels: loaded with the page
-
         study = (batch.results or {}).get("study")
         if study == "table":
             return {

@@ -6,9 +6,9 @@ from django.urls import reverse
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from play.lab import core as lab
 from play.models import SimulationBatch
 from play.simulations.core import merge_results
+from play.studies import variants as lab
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -6,9 +6,9 @@ from unittest.mock import patch
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from play.lab import core as lab
 from play.models import SimulationBatch
 from play.simulations import services
+from play.studies import variants as lab
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from play.lab import play_services
+from play.lab.games import services as play_services
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +92,7 @@ def test_without_a_game_the_replay_sends_you_to_the_play_page(client):
 
 
 def test_every_event_of_a_game_is_told_as_a_sentence():
-    from play.lab.play_presenters import event_line
+    from play.lab.games.presenters import event_line
     from play.touchdown import Options, play_game
 
     log = play_game(Options(effects="example"), "greedy", 6).log

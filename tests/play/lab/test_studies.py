@@ -8,9 +8,9 @@ from unittest.mock import patch
 import pytest
 from django.test import Client, override_settings
 
-from play.lab import studies
 from play.models import SimulationBatch
 from play.simulations import services
+from play.studies import plans as studies
 from play.touchdown import Options
 from play.touchdown.matchups import bootstrap_both, difference, play_units
 from tests.play.touchdown.helpers import direct
@@ -454,7 +454,7 @@ def test_a_study_is_bounded_in_deals_a_cell(alice_client, queued):
 
 
 def test_tones_set_apart_what_pays_from_what_is_unclear():
-    from play.lab.study_presenters import _tone
+    from play.studies.presenters import _tone
 
     clear = {"value": 0.4, "interval": [0.1, 0.7]}
     unclear = {"value": 0.4, "interval": [-0.1, 0.9]}

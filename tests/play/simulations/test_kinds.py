@@ -69,7 +69,7 @@ def test_a_throwaway_kind_is_planned_run_and_summarised_without_other_changes(
     alice, decks, coin_kind
 ):
     batch = coin_batch(alice, decks, 25)
-    assert batch.kind_label == "Coin tosses"
+    assert kinds.get(batch.kind).label == "Coin tosses"
     assert list(batch.chunks.values_list("runs", flat=True)) == [10, 10, 5]
     for index in range(batch.chunk_count):
         services.chunk_run(batch_id=batch.id, index=index)

@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from play.seeds import chunk_seed
 from play.simulations import core as simulation
 from play.simulations import kinds
 
@@ -27,10 +28,10 @@ def test_a_gauntlet_plans_the_runs_for_every_opponent():
 
 
 def test_chunk_seeds_depend_only_on_the_batch_seed_and_index():
-    assert simulation.chunk_seed(1, 0) == simulation.chunk_seed(1, 0)
-    seeds = {simulation.chunk_seed(1, i) for i in range(1000)}
+    assert chunk_seed(1, 0) == chunk_seed(1, 0)
+    seeds = {chunk_seed(1, i) for i in range(1000)}
     assert len(seeds) == 1000
-    assert simulation.chunk_seed(1, 0) != simulation.chunk_seed(2, 0)
+    assert chunk_seed(1, 0) != chunk_seed(2, 0)
     assert all(0 <= s < 2**63 for s in seeds)
 
 

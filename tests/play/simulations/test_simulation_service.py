@@ -131,7 +131,7 @@ def test_never_delivered_chunks_are_requeued_once_the_chunk_queue_is_empty(alice
     batch = make(alice, decks, runs=25)
     services.chunk_run(batch_id=batch.pk, index=0)
     queued.reset_mock()
-    with patch("play.simulations.services.chunk_queue_length", return_value=0):
+    with patch("play.simulations.queue.queue_length", return_value=0):
         assert services.batches_reconcile(stall_seconds=0) == 2
     assert sorted(call.args[1][0] for call in queued.call_args_list) == [1, 2]
 
@@ -143,7 +143,7 @@ def test_chunks_waiting_in_a_backlog_are_not_queued_a_second_time(
         make(alice, decks, runs=25)  # its three chunks are published on commit
     queued.reset_mock()
     for backlog in (7, None):  # messages waiting, or the broker cannot say
-        with patch("play.simulations.services.chunk_queue_length", return_value=backlog):
+        with patch("play.simulations.queue.queue_length", return_value=backlog):
             assert services.batches_reconcile(stall_seconds=0) == 0
     queued.assert_not_called()
 
@@ -151,7 +151,7 @@ def test_chunks_waiting_in_a_backlog_are_not_queued_a_second_time(
 def test_a_claimed_chunk_is_requeued_only_when_its_lease_expired(alice, decks, queued):
     batch = make(alice, decks, runs=10)
     SimulationChunk.objects.filter(batch=batch).update(attempts=1, last_attempt_at=timezone.now())
-    with patch("play.simulations.services.chunk_queue_length", return_value=5):
+    with patch("play.simulations.queue.queue_length", return_value=5):
         assert services.batches_reconcile(stall_seconds=60) == 0  # lease still fresh
         SimulationChunk.objects.filter(batch=batch).update(
             last_attempt_at=timezone.now() - timedelta(seconds=61)
@@ -191,7 +191,7 @@ def test_the_reconciler_closes_an_active_batch_with_no_unfinished_chunk(alice, d
     with patch("play.simulations.services.batch_finish_if_complete"):
         run_all(batch)
     assert batch.status == "running"
-    with patch("play.simulations.services.chunk_queue_length", return_value=0):
+    with patch("play.simulations.queue.queue_length", return_value=0):
         services.batches_reconcile(stall_seconds=0)
     batch.refresh_from_db()
     assert batch.status == "done" and batch.results["runs"] == 20
@@ -237,7 +237,7 @@ def test_a_big_batch_publishes_only_a_window_and_each_finished_chunk_the_next(
     # a worker died after writing chunk 1 and before topping up: the reconciler does it
     with patch("play.simulations.services.batch_top_up"):
         services.chunk_run(batch_id=batch.pk, index=1)
-    with patch("play.simulations.services.chunk_queue_length", return_value=5):
+    with patch("play.simulations.queue.queue_length", return_value=5):
         assert services.batches_reconcile(stall_seconds=60) == 1
     assert [list(call.args[1]) for call in queued.call_args_list] == [[3]]
     queued_at = dict(batch.chunks.values_list("index", "queued_at"))
@@ -458,7 +458,7 @@ def test_chunk_priorities_follow_the_owners_queued_work_so_users_share_workers_f
     alice, bob, decks, settings, django_capture_on_commit_callbacks
 ):
     settings.SIMULATION_FAIR_STEP = 4
-    with patch("play.tasks.simulation_chunk_run.apply_async") as publish:
+    with patch("play.simulations.queue.publish_chunk") as publish:
         with django_capture_on_commit_callbacks(execute=True):
             big = make(alice, decks, runs=100)  # 10 chunks
         alices = [c.kwargs["priority"] for c in publish.call_args_list]
@@ -482,7 +482,7 @@ def test_the_queue_position_counts_exactly_the_messages_served_first(
     settings.SIMULATION_FAIR_STEP = 4
     settings.SIMULATION_QUEUE_WINDOW = 8
     settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 1}
-    with patch("play.tasks.simulation_chunk_run.apply_async") as publish:
+    with patch("play.simulations.queue.publish_chunk") as publish:
         with django_capture_on_commit_callbacks(execute=True):
             big = make(alice, decks, runs=40)  # 40 chunks: 0-3 priority 0, 4-7 priority 1
         for index in range(4):  # her priority-0 chunks run; each publishes one more, priority 1
@@ -494,7 +494,7 @@ def test_the_queue_position_counts_exactly_the_messages_served_first(
             tiny = make(carol, decks, runs=1)  # priority 0, after bob's two
         with django_capture_on_commit_callbacks(execute=True):
             second = make(alice, decks, runs=5)  # 8 of hers wait: priorities 2, 2, 2, 2, 3
-        order = [(c.args[0][0], c.kwargs["priority"]) for c in publish.call_args_list]
+        order = [(c.args[0], c.kwargs["priority"]) for c in publish.call_args_list]
     assert order[:8] == [(big.pk, 0)] * 4 + [(big.pk, 1)] * 4
     assert order[8:12] == [(big.pk, 1)] * 4  # the refills
     assert order[12:] == [(small.pk, 0)] * 2 + [(tiny.pk, 0)] + [(second.pk, 2)] * 4 + [

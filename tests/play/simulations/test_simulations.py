@@ -13,7 +13,7 @@ from django.db import connection
 from catalog.services import catalog_load
 from decks.models import Deck
 from play.models import SimulationBatch, SimulationChunk
-from play.simulations import services
+from play.simulations import queue, services
 from play.simulations import sides as deck_sides
 from tests.play.workers import wait_for
 
@@ -151,7 +151,7 @@ def _message_files(folder, batch_id=None) -> list:
     files = [path for path in folder.iterdir() if path.name.endswith(".msg")]
     if batch_id is None:
         return files
-    return [path for path in files if services._chunk_message_batch(path.read_bytes()) == batch_id]
+    return [path for path in files if queue.message_batch(path.read_bytes()) == batch_id]
 
 
 def test_cancel_removes_the_batchs_waiting_messages_from_the_filesystem_broker_too(

@@ -5,9 +5,9 @@ from django.shortcuts import redirect, render
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from play.lab import play_services
-from play.lab.play_forms import TdStartForm
-from play.lab.play_presenters import play_context, replay_context
+from play.lab.games import services as play_services
+from play.lab.games.forms import TdStartForm
+from play.lab.games.presenters import play_context, replay_context
 from play.replays.selectors import match_log_for_viewer
 from play.touchdown.session import replay_frames
 

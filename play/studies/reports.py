@@ -6,7 +6,7 @@ so the page's download and the command line never disagree. Pure: no Django.
 
 from __future__ import annotations
 
-from play.lab.studies import difference_column
+from play.studies.plans import difference_column
 from play.touchdown import report
 
 FORMATS = {"csv": "text/csv", "md": "text/markdown"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from play.lab.studies import difference_column
+from play.studies.plans import difference_column
 from play.touchdown.report import FIGURES, figure_text, verdict
 
 STRATEGY_LABELS = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from play.errors import FieldErrors
-from play.simulations.stats import wilson_interval
+from play.stats import wilson_interval
 from play.touchdown import Options, load_effect_set, play_game
 
 TD_POLICIES = ("greedy", "random")

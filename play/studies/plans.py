@@ -1,9 +1,10 @@
-"""The lab's two studies as pure functions (issue #14): a strategy head-to-head table and a sweep.
+"""The lab's two studies as pure functions: a strategy head-to-head table and a sweep.
 
-No Django here, like play/lab/core.py. A study is a list of cells; a cell is one seat-balanced
-match-up (team policy A against B) under one rule variant. Every cell plays the same seeds:
-chunk k of any cell plays the seeds `chunk_seeds(chunk_seed(study seed, k), runs)`, so a sweep's
-cells are paired by seed and the difference test between any two of them is a paired one.
+No Django here, like play/studies/variants.py. A study is a list of cells; a cell is one
+seat-balanced match-up (team policy A against B) under one rule variant. Every cell plays the
+same seeds: chunk k of any cell plays the seeds `chunk_seeds(chunk_seed(study seed, k), runs)`,
+so a sweep's cells are paired by seed and the difference test between any two of them is a
+paired one.
 A chunk's result is `{"units": {seed: unit}}` (play.touchdown.matchups.units_chunk); chunks of a
 cell merge by union, so a redelivered chunk changes nothing, and the figures are computed from
 the chunk rows (units in seed order) with bootstrap intervals over seeds (pairs of games).
@@ -14,8 +15,8 @@ from __future__ import annotations
 import math
 
 from play.errors import FieldErrors
-from play.lab.core import KICK_OPTIONS, clean_variant, describe, variant_options
-from play.simulations.core import chunk_seed
+from play.seeds import chunk_seed
+from play.studies.variants import KICK_OPTIONS, clean_variant, describe, variant_options
 from play.touchdown import matchups, play_game
 from play.touchdown.strategies import KICKOFF_STRATEGIES, team_policy
 
