@@ -64,15 +64,16 @@ test: setup
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS) && \
 	echo "make test: the golden logs again on the plain-Python engine path (ENGINE_PLAIN=1)" && \
 	ENGINE_PLAIN=1 $(PY) -m pytest $(XDIST) -q tests/play/engine/test_golden.py tests/play/engine/test_speed_paths.py && \
-	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+	$(MAKE) --no-print-directory lint
 
 # The edit loop: no browser, no slow, no real-worker tests, on SQLite; `make test` stays whole.
 test-fast: setup
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST) \
 	  -m "not browser and not slow and not workers" $(PYTEST_ARGS)
 
+# Style, and the import rules of the architecture (.importlinter: rooms, engines, no cycles).
 lint:
-	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && $(VENV)/bin/lint-imports --no-cache
 
 format:
 	$(VENV)/bin/ruff check --fix . && $(VENV)/bin/ruff format .
