@@ -1,6 +1,6 @@
 """A Celery worker with a fault injected, for the process tests; faults live here, never in the app.
 
-    python -m tests.play.faulty_worker FAULT [celery worker options]
+    python -m tests.play.faulty_worker FAULT worker [celery worker options]
 
 `kill_after_last_chunk_commit`: the worker kills itself with SIGKILL right after committing its
 batch's last chunk and before the batch is marked done: the window that redelivery and the
@@ -42,7 +42,7 @@ def main(argv: list[str]) -> None:
     FAULTS[argv[0]]()
     from cardsite.celery import app
 
-    app.worker_main(["worker", *argv[1:]])
+    app.worker_main(argv[1:])
 
 
 if __name__ == "__main__":
