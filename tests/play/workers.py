@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from django.conf import settings
@@ -37,7 +36,11 @@ class Workers:
         self.tmp_path = tmp_path
         self.procs: list[subprocess.Popen] = []
 
-    def start(self, name: str = "w1", extra_env: dict | None = None) -> subprocess.Popen:
+    def start(
+        self, name: str = "w1", extra_env: dict | None = None, *, gate: Path | None = None
+    ) -> subprocess.Popen:
+        """Start a worker; with `gate`, its chunks compute only once that file exists
+        (tests/play/gated_worker.py)."""
         env = {
             **os.environ,
             **self.broker_env,
@@ -47,13 +50,14 @@ class Workers:
             "SIMULATION_RETRY_BACKOFF": "0",
             "SIMULATION_QUEUE_WINDOW": str(settings.SIMULATION_QUEUE_WINDOW),
             **(extra_env or {}),
+            **({"CHUNK_GATE": str(gate)} if gate else {}),
         }
         log = open(self.tmp_path / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
         proc = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
-                "celery",
+                "tests.play.gated_worker" if gate else "celery",
                 "-A",
                 "cardsite",
                 "worker",
@@ -128,13 +132,3 @@ def configure(app, env: dict) -> None:
         }
     app._pool = None
     app.amqp._producer_pool = None
-
-
-def wait_for(predicate, *, timeout: float, interval: float = 0.2, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}")

@@ -15,7 +15,8 @@ from decks.models import Deck
 from play.management import processes
 from play.models import SimulationBatch
 from play.simulations import services
-from tests.play.workers import ROOT, database_url, wait_for
+from tests.play.workers import ROOT, database_url
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -50,7 +51,7 @@ def test_stopping_the_worker_lets_the_running_chunk_finish(settings, broker, tmp
             request=services.BatchRequest(kind="goldfish", deck_a=deck, runs=6000, seed=3),
         )
         chunk = batch.chunks.get()
-        wait_for(
+        wait_until(
             lambda: batch.chunks.filter(attempts=1).exists(),
             timeout=120,
             interval=0.02,
