@@ -78,15 +78,19 @@ def test_a_gauntlet_plays_every_prebuilt_deck(setup, workers):
     assert all(row["runs"] == 20 for row in done.results["table"])
 
 
-# Batches long enough (100 and 60 chunks) to be still running when the kill comes: 200 goldfish
-# runs once took a second, and the compiled engine plays them in a fifth of that.
+# 100 and 60 chunks, with a gate the test closes once two have finished (tests/play/
+# gated_worker.py): the worker is killed holding a claimed chunk, however fast it plays.
 @pytest.mark.parametrize("kind,runs", [("goldfish", 2000), ("touchdown", 1500)])
-def test_kill_9_of_the_worker_mid_batch_loses_and_doubles_nothing(setup, workers, kind, runs):
+def test_kill_9_of_the_worker_mid_batch_loses_and_doubles_nothing(
+    setup, workers, kind, runs, tmp_path
+):
     if connection.vendor == "sqlite":
         pytest.skip("SQLite is not a multi-process database; this runs on PostgreSQL (CI).")
     owner, decks = setup
+    gate = tmp_path / "compute"
+    gate.touch()
     reference = create(owner, decks, kind, runs, seed=99)
-    first = workers.start("w1")
+    first = workers.start("w1", gate=gate)
     wait_until(lambda: finished(reference.pk), timeout=180, what="reference batch")
     batch = create(owner, decks, kind, runs, seed=99)
     wait_until(
@@ -95,8 +99,15 @@ def test_kill_9_of_the_worker_mid_batch_loses_and_doubles_nothing(setup, workers
         interval=0.02,
         what="first chunks",
     )
+    gate.unlink()  # the next chunk w1 claims waits
+    wait_until(
+        lambda: batch.chunks.filter(attempts=1, finished_at__isnull=True).exists(),
+        timeout=60,
+        what="w1 holding a claimed chunk",
+    )
     workers.kill9(first)
     assert batch.chunks.filter(finished_at__isnull=True).exists()
+    gate.touch()
     workers.start("w2")
     # The reconciler runs again and again, as beat runs it every 30 s: a message the killed
     # worker had prefetched but not started is re-queued only once the queue is empty.
