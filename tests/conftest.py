@@ -3,33 +3,25 @@
 Under pytest-xdist (`make test` runs `-n $(TEST_WORKERS)`) each worker process gets its own
 PostgreSQL test database (pytest-django adds the worker id: test_<name>_gw0, ...), its own Redis
 database number (see `redis_url_of_worker`), its own free port for the private Redis of
-tests/play/test_tasks.py, and its own Chromium session; the production-stack tests
-(tests/test_deploy.py) stay together on one worker, which brings the stack up once.
+tests/play/test_tasks.py, and its own Chromium session. A module whose tests share one
+expensive fixture keeps them on one worker with `pytest.mark.xdist_group` (`make test`
+distributes with --dist loadgroup); a slow module marks itself `slow`. Before any test runs, the
+translation catalogues are compiled where their .mo files are missing or stale.
 """
 
 import collections
+import contextlib
 import os
 import shutil
 import socket
 import urllib.parse
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
 WORKER_FIXTURES = {"workers", "filesystem_broker"}
-# Tests that share one expensive module fixture run on the same xdist worker.
-XDIST_GROUPS = {"tests/test_deploy.py": "production-stack"}
-# CPU-heavy sweeps marked `slow` here: `make test` runs them, `make test-fast` (the edit loop)
-# leaves them out. A module path, or a module path and a test name.
-SLOW = {
-    "tests/play/engine/test_properties.py",
-    "tests/play/engine/test_golden.py",
-    "tests/play/touchdown/test_properties.py",
-    "tests/test_api_schema.py",
-    "tests/test_hostile_input.py",
-    "tests/play/engine/test_pk.py::test_a_million_simulated_shootouts_agree_with_the_exact_odds",
-}
 # Started first under xdist, so the longest tests do not all end up at the end of the run.
 LONG_MARKERS = ("slow", "workers", "browser")
 
@@ -109,47 +101,61 @@ _separate_this_xdist_worker()
 _fast_password_hashing()
 
 
-def _set_node_id(item, nodeid: str) -> None:
-    try:
-        from _pytest.nodeid import NodeId  # pytest 9
-    except ImportError:
-        item._nodeid = nodeid
-    else:
-        item._id = NodeId.parse(nodeid)
+def _compile_the_translations() -> None:
+    """Compile the translation catalogues (.po) into the .mo files Django reads, where these are
+    missing or older than their .po. They are build output, left out of git; without them the
+    Japanese pages fall back to English and their tests fail for a reason that is not theirs."""
+    from django.conf import settings
+
+    if not settings.configured:  # -p no:django: nothing is translated
+        return
+    stale = [
+        po
+        for folder in settings.LOCALE_PATHS
+        for po in Path(folder).glob("*/LC_MESSAGES/*.po")
+        if not po.with_suffix(".mo").exists()
+        or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime
+    ]
+    if not stale:
+        return
+    if not shutil.which("msgfmt"):
+        names = ", ".join(str(po) for po in stale)
+        raise pytest.UsageError(
+            f"msgfmt not found, so {names} cannot be compiled for the Japanese tests: "
+            "install gettext (apt-get install gettext), then run the tests again"
+        )
+    from django.core.management import call_command
+
+    with contextlib.chdir(settings.BASE_DIR):  # compilemessages also looks under the cwd
+        call_command(
+            "compilemessages",
+            ignore_patterns=[".*", "node_modules", "var", "staticfiles"],
+            verbosity=0,
+        )
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "workers: starts real Celery worker processes")
+    if not hasattr(config, "workerinput"):  # once, in the xdist controller or a serial run
+        _compile_the_translations()
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
+# Before pytest-django's own sort, which then moves the transactional tests (they empty the
+# database, catalog included, when they finish) after the others, keeping this order inside each.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Mark the tests that start real Celery workers, so `make test-fast` can leave them out;
-    give every test its own node id (xdist schedules by id); keep the tests sharing one
-    expensive fixture on one xdist worker; under xdist, start the long tests first (the same
-    order on every worker: xdist checks it)."""
-    ids = collections.Counter(item.nodeid for item in items)
-    grouping = bool(getattr(config.option, "loadgroup", False))  # xdist sets it in workers
+    under xdist, start the long tests first (the same order on every worker: xdist checks it)."""
     for item in items:
-        if ids[item.nodeid] > 1:  # schemathesis's items under pytest 9: one id for all operations
-            _set_node_id(item, f"{item.parent.nodeid}::{item.name}")
         if WORKER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.workers)
-        module = item.nodeid.split("::")[0]
-        if module in SLOW or f"{module}::{getattr(item, 'originalname', item.name)}" in SLOW:
-            item.add_marker(pytest.mark.slow)
-        group = XDIST_GROUPS.get(item.nodeid.split("::")[0])
-        if group:
-            item.add_marker(pytest.mark.xdist_group(group))
-            if grouping:
-                # What xdist's loadgroup does, on pytest 9's node ids (xdist 3.8 sets the
-                # attribute pytest 8 had): the "@group" suffix sends the group to one worker.
-                _set_node_id(item, f"{item.nodeid}@{group}")
     if xdist_worker_index() is not None:
         counts = collections.Counter(i.nodeid for i in items)
         same = [nodeid for nodeid, n in counts.items() if n > 1]
         if same:  # xdist would run only one test of each such id
-            raise pytest.UsageError(f"tests with the same node id: {same}")
+            raise pytest.UsageError(
+                f"tests with the same node id: {same[:3]}. schemathesis's tests share one id "
+                "under pytest 9.2: install requirements-dev.txt (pytest 9.1)"
+            )
         items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in LONG_MARKERS))
 
 
@@ -221,7 +227,6 @@ def anon_client():
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-WAIT_POLL_SECONDS = 0.1
 
 
 class Chromium:
@@ -318,17 +323,9 @@ def chromium(tmp_path_factory):
         if os.environ.get("CI"):
             pytest.fail("CI must have chromium and chromium-driver (.ci/run installs them)")
         pytest.skip("chromium / chromedriver not installed")
-    from selenium.webdriver.support.wait import WebDriverWait
-
-    # Selenium's waits check every 0.5 s by default: a page swapped in 50 ms would still cost
-    # half a second, hundreds of times in a half played by clicking. Same conditions, same
-    # timeouts, checked every 0.1 s.
-    defaults = WebDriverWait.__init__.__defaults__
-    WebDriverWait.__init__.__defaults__ = (WAIT_POLL_SECONDS, *defaults[1:])
     session = Chromium(tmp_path_factory.mktemp("chromium-profile"))
     yield session
     session.quit()
-    WebDriverWait.__init__.__defaults__ = defaults
 
 
 @pytest.fixture

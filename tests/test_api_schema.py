@@ -21,6 +21,8 @@ from schemathesis.checks import (
 
 from cardsite.wsgi import application
 
+pytestmark = pytest.mark.slow
+
 # The checks run on every response: no 5xx, only documented statuses, content types, headers
 # and bodies matching the schema, schema-invalid input refused, unsupported methods and
 # missing required headers refused. Left out: "positive data accepted" (business rules rightly

@@ -16,7 +16,6 @@ import secrets
 import signal
 import socket
 import subprocess
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -25,12 +24,17 @@ from pathlib import Path
 
 import pytest
 
+from tests.waits import wait_until
+
 ROOT = Path(__file__).resolve().parents[1]
 SUITE_DB = os.environ.get("DATABASE_URL", "")
 SUITE_REDIS = os.environ.get("REDIS_URL", "")
 
 pytestmark = [
     pytest.mark.slow,
+    # Every test here shares the one stack the module fixture brings up: one xdist worker runs
+    # them all (`make test` distributes with --dist loadgroup).
+    pytest.mark.xdist_group("production-stack"),
     pytest.mark.skipif(
         not SUITE_DB.startswith("postgres") or not SUITE_REDIS,
         reason="the production stack needs the suite's PostgreSQL and Redis",
@@ -203,19 +207,20 @@ def stack(tmp_path_factory):
     )
     base = f"http://127.0.0.1:{port}"
     client = Browserless(base)
+
+    def answers() -> bool:
+        if proc.poll() is not None:
+            pytest.fail("make serve exited early:\n" + log_path.read_text()[-4000:])
+        try:
+            return client.get("/api/ping/")[0] == 200
+        except OSError:
+            return False
+
     try:
-        deadline = time.monotonic() + 240
-        while True:
-            if proc.poll() is not None:
-                pytest.fail("make serve exited early:\n" + log_path.read_text()[-4000:])
-            try:
-                if client.get("/api/ping/")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail("the stack did not answer in 240 s:\n" + log_path.read_text()[-4000:])
-            time.sleep(0.5)
+        try:
+            wait_until(answers, timeout=240, interval=0.5, what="the stack's /api/ping/")
+        except AssertionError as exc:
+            pytest.fail(f"{exc}:\n" + log_path.read_text()[-4000:])
         yield {"base": base, "log": log_path, "proc": proc}
     finally:
         if proc.poll() is None:
@@ -261,14 +266,15 @@ def journey(stack):
     assert status == 302, body.decode()[:2000]
     batch_path = urllib.parse.urlsplit(headers["Location"]).path
     batch_id = re.search(r"/simulations/(\d+)/", batch_path).group(1)
-    deadline = time.monotonic() + 120
-    while True:
-        status, _, body = client.get(f"/api/simulations/{batch_id}/")
-        batch = json.loads(body)
-        if batch["status"] in ("done", "failed"):
-            break
-        assert time.monotonic() < deadline, f"batch stuck: {batch}\n" + stack["log"].read_text()
-        time.sleep(0.5)
+
+    def finished_batch():
+        batch = json.loads(client.get(f"/api/simulations/{batch_id}/")[2])
+        return batch if batch["status"] in ("done", "failed") else None
+
+    try:
+        batch = wait_until(finished_batch, timeout=120, interval=0.5, what="the batch to finish")
+    except AssertionError as exc:
+        pytest.fail(f"{exc}:\n" + stack["log"].read_text()[-4000:])
     assert batch["status"] == "done", batch
     assert batch["progress"]["runs_done"] == 20
     status, _, html = get(batch_path)
@@ -346,12 +352,17 @@ def test_make_serve_runs_every_check_and_serves_every_page_kind_without_a_5xx(st
 
 def test_the_stacks_beat_and_control_worker_run_the_reconciler_so_health_is_ok(stack, journey):
     client = journey["client"]
-    deadline = time.monotonic() + 60
-    while True:
-        status, _, body = client.get("/api/health/")
-        if status == 200 or time.monotonic() > deadline:
-            break
-        time.sleep(1)
+    answers = []
+
+    def healthy() -> bool:
+        answers.append(client.get("/api/health/"))
+        return answers[-1][0] == 200
+
+    try:
+        wait_until(healthy, timeout=60, interval=1, what="/api/health/ to answer 200")
+    except AssertionError:
+        pass  # the assertions below say what was not ok
+    status, _, body = answers[-1]
     health = json.loads(body)
     assert status == 200, health
     assert health["database"]["ok"] and health["broker"]["ok"] and health["reconciler"]["ok"]
@@ -377,7 +388,10 @@ def test_the_stack_serves_collected_static_files_media_and_a_content_security_po
 
 @pytest.mark.browser
 def test_chromium_shows_no_csp_violation_or_script_error_on_any_page(stack, journey, browser):
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
+
+    from tests.browser_waits import browser_wait, page_settled
 
     base = stack["base"]
     browser.get(base + "/accounts/login/")
@@ -385,10 +399,10 @@ def test_chromium_shows_no_csp_violation_or_script_error_on_any_page(stack, jour
     browser.find_element(By.NAME, "username").send_keys(username)
     browser.find_element(By.NAME, "password").send_keys(password)
     browser.find_element(By.CSS_SELECTOR, "main form [type=submit]").click()
-    deadline = time.monotonic() + 10
-    while "/accounts/login/" in browser.current_url and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert "/accounts/login/" not in browser.current_url, "Chromium could not log in"
+    try:
+        browser_wait(browser, 10).until(lambda b: "/accounts/login/" not in b.current_url)
+    except TimeoutException:
+        pytest.fail("Chromium could not log in")
     problems = {}
     html_pages = [
         p
@@ -397,7 +411,9 @@ def test_chromium_shows_no_csp_violation_or_script_error_on_any_page(stack, jour
     ]
     for path in html_pages:
         browser.get(base + path)
-        time.sleep(0.6)  # deferred scripts, htmx requests and charts
+        # Deferred scripts, htmx requests and charts have run: a solo game's bot step starts
+        # 700 ms after the page loads, so the network must stay quiet a little longer.
+        browser_wait(browser, 20).until(page_settled(quiet_ms=800))
         messages = [
             entry["message"]
             for entry in browser.get_log("browser")

@@ -25,7 +25,7 @@ from decks.models import Deck
 from decks.selectors import deck_content
 from decks.services import deck_create
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 NUL = "%00"
 HUGE = "9" * 5000

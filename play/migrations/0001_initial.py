@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('decks', '0001_initial'),
+        ('decks', '0001_squashed_0005_merge_collections'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('catalog', '0002_search_indexes'),
-        ('decks', '0001_initial'),
+        ('decks', '0001_squashed_0005_merge_collections'),
         ('play', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

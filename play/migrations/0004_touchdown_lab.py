@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('decks', '0001_initial'),
+        ('decks', '0001_squashed_0005_merge_collections'),
         ('play', '0003_solo_policy_choices'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

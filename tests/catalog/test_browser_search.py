@@ -6,10 +6,10 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
 
 from catalog.models import Card
 from catalog.services import catalog_load
+from tests.browser_waits import browser_wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -19,7 +19,7 @@ def test_searching_in_the_browser_shows_matching_cards(live_server, browser, scr
     browser.get(live_server.url + "/cards/")
     box = browser.find_element(By.NAME, "q")
     box.send_keys("pos:FW shoot>=8 order:-shoot", Keys.ENTER)
-    wait = WebDriverWait(browser, 10)
+    wait = browser_wait(browser, 10)
     count = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#results .result-count")))
     expected = Card.objects.filter(position="FW", shoot__gte=8).count()
     assert count.text.startswith(f"{expected} cards")
@@ -63,7 +63,7 @@ def test_the_grid_of_card_faces_is_remembered_and_the_faces_load(
     catalog_load()
     browser.get(live_server.url + "/cards/?q=set:BS")
     browser.find_element(By.LINK_TEXT, "Card faces").click()
-    wait = WebDriverWait(browser, 10)
+    wait = browser_wait(browser, 10)
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".card-grid img.card-face")))
     browser.get(live_server.url + "/sets/JP/")  # the choice holds on another page
     faces = browser.find_elements(By.CSS_SELECTOR, ".card-grid img.card-face")

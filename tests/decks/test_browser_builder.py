@@ -8,11 +8,11 @@ from django.contrib.auth import get_user_model
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
 
 from catalog.services import catalog_load
 from decks.models import Deck
 from decks.selectors import deck_content, deck_problems_now
+from tests.browser_waits import browser_wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -53,7 +53,7 @@ def search(browser, wait, query: str):
 def test_building_a_legal_deck_from_scratch_in_the_browser(live_server, browser, screenshot_dir):
     catalog_load()
     get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
-    wait = WebDriverWait(browser, 15)
+    wait = browser_wait(browser, 15)
 
     browser.get(live_server.url + "/accounts/login/?next=/decks/new/")
     browser.find_element(By.NAME, "username").send_keys("alice")
@@ -117,7 +117,7 @@ class Actions:
 def test_a_legal_deck_is_built_with_the_keyboard_in_at_most_30_actions(live_server, browser):
     catalog_load()
     get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
-    wait = WebDriverWait(browser, 15)
+    wait = browser_wait(browser, 15)
     browser.get(live_server.url + "/accounts/login/?next=/decks/new/")
     browser.find_element(By.NAME, "username").send_keys("alice")
     browser.find_element(By.NAME, "password").send_keys("correct-horse-1", Keys.ENTER)

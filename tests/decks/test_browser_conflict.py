@@ -8,12 +8,12 @@ from django.contrib.auth import get_user_model
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
 
 from catalog.services import catalog_load
 from decks.models import Deck
 from decks.selectors import deck_content
 from decks.services import deck_create
+from tests.browser_waits import browser_wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -28,7 +28,7 @@ def test_a_second_tab_cannot_silently_discard_the_first_tabs_save(
     sample = Deck.objects.filter(is_sample=True).order_by("slug").first()
     deck = deck_create(owner=alice, name="Two tabs", content=deck_content(sample))
     edit = f"{live_server.url}/decks/{deck.slug}/edit/"
-    wait = WebDriverWait(browser, 20)
+    wait = browser_wait(browser, 20)
 
     browser.get(live_server.url + "/accounts/login/?next=/decks/")
     browser.find_element(By.NAME, "username").send_keys("alice")

@@ -7,10 +7,10 @@ from django.contrib.auth import get_user_model
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
 
 from catalog.services import catalog_load
 from decks.models import Deck, DeckStar
+from tests.browser_waits import browser_wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -26,7 +26,7 @@ def log_in(browser, live_server, wait, next_path: str):
 
 def test_a_user_stars_a_deck_and_finds_it_in_their_stars(live_server, browser):
     catalog_load()
-    wait = WebDriverWait(browser, 15)
+    wait = browser_wait(browser, 15)
     log_in(browser, live_server, wait, f"/decks/{SAMPLE}/")
     button = wait.until(EC.element_to_be_clickable((By.ID, "star-button")))
     assert button.get_attribute("aria-pressed") == "false"
@@ -45,7 +45,7 @@ def test_a_user_stars_a_deck_and_finds_it_in_their_stars(live_server, browser):
 
 def test_five_main_pages_in_japanese_at_phone_width(live_server, browser):
     catalog_load()
-    wait = WebDriverWait(browser, 15)
+    wait = browser_wait(browser, 15)
     log_in(browser, live_server, wait, "/decks/")
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "table.deck-index")))
     browser.add_cookie({"name": "django_language", "value": "ja"})

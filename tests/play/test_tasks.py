@@ -1,10 +1,11 @@
 """Chunk tasks under real faults, with real worker processes (play/tasks.py, issue #13).
 
 A terminated PostgreSQL connection mid-chunk is retried without using up an attempt; a chunk
-slower than the stall time keeps its lease and is never copied; with the broker (a private
-Redis on this project's test port, never the shared one) stopped, a create answers "queued"
-once, and the reconciler starts the batch when Redis is back, empty. Each asserts exact runs,
-one finished row per chunk and the batch reaching done.
+slower than the stall time keeps its lease and is never copied (in both, the chunk waits for
+the test to open a gate, tests/play/rigged_worker.py, however fast this machine plays); with
+the broker (a private Redis on this project's test port, never the shared one) stopped, a
+create answers "queued" once, and the reconciler starts the batch when Redis is back, empty.
+Each asserts exact runs, one finished row per chunk and the batch reaching done.
 """
 
 import os
@@ -23,7 +24,8 @@ from catalog.services import catalog_load
 from decks.models import Deck
 from play.models import MatchLog, SimulationBatch
 from play.simulations import queue, selectors, services
-from tests.play.workers import Workers, configure, wait_for
+from tests.play.workers import Workers, configure
+from tests.waits import wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -64,27 +66,29 @@ def needs_postgresql():
 
 
 def test_a_terminated_database_connection_mid_chunk_is_retried_without_using_an_attempt(
-    owner, workers, settings
+    owner, workers, settings, tmp_path
 ):
     needs_postgresql()
     settings.SIMULATION_MAX_ATTEMPTS = 1  # a counted failure would fail the batch at once
-    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 800}
-    workers.start("w1")
-    batch = goldfish(owner, 800)
-    wait_for(lambda: batch.chunks.filter(attempts=1).exists(), timeout=60, what="chunk claimed")
-    with connection.cursor() as cursor:
+    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 40}
+    gate = tmp_path / "compute"
+    workers.start("w1", gate=gate)
+    batch = goldfish(owner, 40)
+    wait_until(lambda: batch.chunks.filter(attempts=1).exists(), timeout=60, what="chunk claimed")
+    with connection.cursor() as cursor:  # the worker holds its connection, waiting on the gate
         cursor.execute(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
         assert cursor.fetchone()[0] >= 1
-    finished = wait_for(lambda: done(batch.pk), timeout=120, what="batch after the fault")
+    gate.touch()  # the chunk computes, then writes its result on a dead connection
+    finished = wait_until(lambda: done(batch.pk), timeout=120, what="batch after the fault")
     logs = workers.logs()
     assert finished.status == "done", logs
     assert "infrastructure error" in logs, logs
     chunk = finished.chunks.get()
     assert chunk.attempts == 1
-    assert finished.results["runs"] == 800 == chunk.result["runs"]
+    assert finished.results["runs"] == 40 == chunk.result["runs"]
 
 
 def test_a_chunk_slower_than_the_stall_time_keeps_its_lease_and_is_never_copied(
@@ -92,32 +96,33 @@ def test_a_chunk_slower_than_the_stall_time_keeps_its_lease_and_is_never_copied(
 ):
     needs_postgresql()
     settings.SIMULATION_STALL_SECONDS = 2  # leases renewed every half second
-    # One chunk of 20,000 goldfish runs: about 5 s on a quick machine, well past the stall time
-    # (10,000 took 2.5 s there, too close to it).
-    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 20_000}
+    settings.SIMULATION_CHUNK_SIZE = {**settings.SIMULATION_CHUNK_SIZE, "goldfish": 40}
+    gate = tmp_path / "compute"
     pool = Workers({**broker, "SIMULATION_STALL_SECONDS": "2"}, tmp_path)
     try:
-        pool.start("w1")
-        batch = goldfish(owner, 20_000, seed=12)
-        wait_for(lambda: batch.chunks.filter(attempts=1).exists(), timeout=60, what="claim")
-        started = time.monotonic()
+        pool.start("w1", gate=gate)
+        batch = goldfish(owner, 40, seed=12)
+        wait_until(lambda: batch.chunks.filter(attempts=1).exists(), timeout=60, what="claim")
+        # The chunk waits on the gate for three stall times while the reconciler runs every
+        # half second, as beat would run it: real time, since the lease is renewed by the
+        # worker's own clock in another process.
+        held_until = time.monotonic() + 3 * settings.SIMULATION_STALL_SECONDS
         requeued = 0
         ages = []
-        while done(batch.pk) is None and time.monotonic() - started < 120:
+        while time.monotonic() < held_until:
             lease = batch.chunks.get().last_attempt_at
             ages.append(round((timezone.now() - lease).total_seconds(), 2))
             requeued += services.batches_reconcile()
             time.sleep(0.5)
-        elapsed = time.monotonic() - started
+        gate.touch()
+        finished = wait_until(lambda: done(batch.pk), timeout=120, what="the slow chunk")
     finally:
         pool.stop_all()
-    finished = done(batch.pk)
-    assert finished is not None and finished.status == "done", pool.logs()
-    assert elapsed > 2, "the chunk was not slower than the stall time; make it bigger"
+    assert finished.status == "done", pool.logs()
     assert requeued == 0, ages
     chunk = finished.chunks.get()
     assert chunk.attempts == 1
-    assert finished.results["runs"] == 20_000
+    assert finished.results["runs"] == 40
 
 
 @pytest.fixture
@@ -138,7 +143,7 @@ def private_redis(tmp_path):
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
-            wait_for(self.answers, timeout=10, what="private redis")
+            wait_until(self.answers, timeout=10, what="private redis")
 
         def stop(self):
             self.proc.terminate()
@@ -190,7 +195,7 @@ def test_with_the_broker_down_a_create_is_queued_once_and_starts_when_redis_is_b
         private_redis.start()  # back, and empty: the messages were never delivered
         pool.start("w1")
         assert services.batches_reconcile(stall_seconds=0) == 3
-        finished = wait_for(lambda: done(batch.pk), timeout=120, what="batch after the outage")
+        finished = wait_until(lambda: done(batch.pk), timeout=120, what="batch after the outage")
     finally:
         pool.stop_all()
         configure(app, {"REDIS_URL": settings.REDIS_URL, "BROKER_DIR": str(settings.BROKER_DIR)})
@@ -210,13 +215,13 @@ def test_a_small_batch_is_not_stuck_behind_another_users_big_one(owner, workers,
     small = goldfish(other, 10, seed=14)
     assert selectors.batch_progress(small)["queue_position"] == 4
     workers.start("w1")
-    wait_for(lambda: done(small.pk), timeout=120, what="the small batch")
+    wait_until(lambda: done(small.pk), timeout=120, what="the small batch")
     # Counted by the chunks' own finish times: the poll above may notice `done` only after the
     # worker has finished more of the big batch's short chunks.
     small_done_at = small.chunks.aggregate(last=Max("finished_at"))["last"]
     served_first = big.chunks.filter(finished_at__lt=small_done_at).count()
     assert served_first <= 2 * settings.SIMULATION_FAIR_STEP + 1, served_first  # FIFO: 40
-    finished = wait_for(lambda: done(big.pk), timeout=300, what="the big batch")
+    finished = wait_until(lambda: done(big.pk), timeout=300, what="the big batch")
     assert finished.status == "done" and finished.results["runs"] == 400
 
 
@@ -259,7 +264,7 @@ def test_cancelling_a_1000_chunk_batch_takes_its_messages_out_and_delays_nobody(
         small = goldfish(other, 3, seed=5)
         assert selectors.batch_queue_position(small) == 0
         pool.start("w1")
-        finished = wait_for(lambda: done(small.pk), timeout=120, what="the other user's batch")
+        finished = wait_until(lambda: done(small.pk), timeout=120, what="the other user's batch")
     finally:
         pool.stop_all()
     logs = pool.logs()
@@ -315,7 +320,7 @@ def test_a_worker_killed_between_its_last_chunk_and_done_leaves_a_batch_that_sti
             pool.start("w2", extra_env=fast)
             # Within seconds of the timeout (CELERY_RESTORE_SWEEP_SECONDS), not at kombu's
             # default sweep of 100 s: the bound leaves room for a slow start of w2.
-            finished = wait_for(lambda: done(batch.pk), timeout=45, what="the redelivery")
+            finished = wait_until(lambda: done(batch.pk), timeout=45, what="the redelivery")
     finally:
         pool.stop_all()
     logs = pool.logs()

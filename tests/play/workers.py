@@ -10,7 +10,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from django.conf import settings
@@ -38,9 +37,15 @@ class Workers:
         self.procs: list[subprocess.Popen] = []
 
     def start(
-        self, name: str = "w1", extra_env: dict | None = None, fault: str | None = None
+        self,
+        name: str = "w1",
+        extra_env: dict | None = None,
+        *,
+        gate: Path | None = None,
+        fault: str | None = None,
     ) -> subprocess.Popen:
-        """Start a worker; `fault` names one of tests/play/faulty_worker.py's injected faults."""
+        """Start a worker; with `gate`, its chunks compute only once that file exists; `fault`
+        names an injected fault (both: tests/play/rigged_worker.py)."""
         env = {
             **os.environ,
             **self.broker_env,
@@ -50,13 +55,17 @@ class Workers:
             "SIMULATION_RETRY_BACKOFF": "0",
             "SIMULATION_QUEUE_WINDOW": str(settings.SIMULATION_QUEUE_WINDOW),
             **(extra_env or {}),
+            **({"CHUNK_GATE": str(gate)} if gate else {}),
+            **({"WORKER_FAULT": fault} if fault else {}),
         }
         log = open(self.tmp_path / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
         proc = subprocess.Popen(
             [
                 sys.executable,
                 "-m",
-                *(("tests.play.faulty_worker", fault) if fault else ("celery", "-A", "cardsite")),
+                "tests.play.rigged_worker" if gate or fault else "celery",
+                "-A",
+                "cardsite",
                 "worker",
                 "--pool",
                 "solo",
@@ -129,13 +138,3 @@ def configure(app, env: dict) -> None:
         }
     app._pool = None
     app.amqp._producer_pool = None
-
-
-def wait_for(predicate, *, timeout: float, interval: float = 0.2, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError(f"timed out after {timeout}s waiting for {what}")

@@ -8,10 +8,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from catalog.models import Card, CardProposal
 from catalog.services import catalog_load
+from tests.browser_waits import browser_wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -24,7 +25,7 @@ def log_in(browser, live_server, username, password, next_url):
     browser.find_element(By.CSS_SELECTOR, "form button[type=submit], form input[type=submit]")
     browser.find_element(By.NAME, "password").submit()
     # A submit does not wait for the next page as a navigation does: wait for it here.
-    WebDriverWait(browser, 20).until(
+    browser_wait(browser, 20).until(
         lambda b: (
             "/accounts/login/" not in b.current_url
             and b.execute_script("return document.readyState") == "complete"
@@ -56,7 +57,7 @@ def test_proposal_review_accept_and_card_history_in_the_browser(
     users.create_user("alice", "alice@example.com", "correct-horse-1")
     users.create_user("erin", "erin@example.com", "correct-horse-3", is_staff=True)
     sample_name = Card.objects.get(id="BS-012").name
-    wait = WebDriverWait(browser, 10)
+    wait = browser_wait(browser, 10)
 
     log_in(browser, live_server, "alice", "correct-horse-1", "/sets/BS/")
     wait.until(EC.presence_of_element_located((By.ID, "checklist")))
@@ -127,7 +128,7 @@ def test_a_rejection_reaches_the_proposer_with_its_reason(live_server, browser, 
         data={"set": "BS", "number": "13", "name": "Guess", "kind": "player", "position": "MF"},
         source="I think so",
     )
-    wait = WebDriverWait(browser, 10)
+    wait = browser_wait(browser, 10)
     log_in(browser, live_server, "erin", "correct-horse-3", f"/proposals/{proposal.pk}/")
     reason = wait.until(EC.presence_of_element_located((By.NAME, "reason")))
     reason.send_keys("Please send a scan: BS-013 is a goalkeeper in my binder.")

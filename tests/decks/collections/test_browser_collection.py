@@ -7,11 +7,11 @@ from django.contrib.auth import get_user_model
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
 
 from catalog.models import CardSet
 from catalog.services import catalog_load
 from decks.collections import selectors as sel
+from tests.browser_waits import browser_wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -42,7 +42,7 @@ def test_adding_cards_from_a_set_checklist_with_the_keyboard(live_server, browse
     catalog_load()
     alice = get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
     total = CardSet.objects.get(code="BS").cards.count()
-    wait = WebDriverWait(browser, 15)
+    wait = browser_wait(browser, 15)
 
     browser.get(live_server.url + "/accounts/login/?next=/collection/sets/BS/")
     browser.find_element(By.NAME, "username").send_keys("alice")

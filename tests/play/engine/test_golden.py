@@ -29,6 +29,8 @@ from play.engine.testing import sample_side_deck
 
 from .referee import check_log
 
+pytestmark = pytest.mark.slow
+
 DECK_SEEDS = (1, 2, 3, 5, 8, 13, 21)
 DECKS = [sample_side_deck(seed) for seed in DECK_SEEDS]
 GOLDEN_DIR = Path(__file__).with_name("golden")

@@ -16,6 +16,8 @@ from play.engine.testing import sample_side_deck
 
 from .referee import check_log
 
+pytestmark = pytest.mark.slow
+
 PAIRS = list(product(("random", "greedy", "passive"), repeat=2))
 
 matches = st.fixed_dictionaries(

@@ -4,11 +4,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from play.models import SimulationBatch
 from play.simulations.core import merge_results
 from play.studies import variants as lab
+from tests.browser_waits import browser_wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +38,7 @@ def test_the_lab_chart_draws_an_interval_on_every_bar(live_server, browser):
     batch = finished_lab_batch(owner)
     browser.get(live_server.url + reverse("play:batch-shared", args=[batch.share_token]))
     canvas = browser.find_element(By.CSS_SELECTOR, "canvas[data-chart=lab]")
-    WebDriverWait(browser, 20).until(lambda _: canvas.get_attribute("data-intervals"))
+    browser_wait(browser, 20).until(lambda _: canvas.get_attribute("data-intervals"))
     # two variants x (onside, random) kick-offs; normal kick-offs never happen when both kick
     # random, and a bar with no kick-offs has no interval to draw
     bars = sum(

@@ -8,9 +8,10 @@ from django.contrib.auth import get_user_model
 from django.test import override_settings
 from django.urls import reverse
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from play.simulations import services
+from tests.browser_waits import browser_wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,14 +40,14 @@ def test_the_sweep_page_draws_intervals_and_compares_with_a_chosen_cell(live_ser
     assert batch.status == "done"
     browser.get(live_server.url + reverse("play:batch-shared", args=[batch.share_token]))
     canvas = browser.find_element(By.CSS_SELECTOR, "canvas[data-chart=td-heat]")
-    WebDriverWait(browser, 20).until(lambda _: canvas.get_attribute("data-intervals"))
+    browser_wait(browser, 20).until(lambda _: canvas.get_attribute("data-intervals"))
     assert int(canvas.get_attribute("data-intervals")) == 3
     heat = browser.find_elements(By.CSS_SELECTOR, "table.td-heat td")
     assert len(heat) == 3 and all("td-tone-" in cell.get_attribute("class") for cell in heat)
     Select(browser.find_element(By.ID, "td-vs")).select_by_visible_text("onside_rolls=2")
     old = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, "form.td-vs button").click()
-    WebDriverWait(browser, 20).until(lambda _: old != browser.find_element(By.TAG_NAME, "html"))
+    browser_wait(browser, 20).until(lambda _: old != browser.find_element(By.TAG_NAME, "html"))
     header = browser.find_element(By.CSS_SELECTOR, "table.td-cells thead").text
     assert "Difference from onside_rolls=2" in header
     link = browser.find_element(By.PARTIAL_LINK_TEXT, "CSV").get_attribute("href")

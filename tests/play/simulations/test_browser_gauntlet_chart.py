@@ -5,12 +5,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from catalog.services import catalog_load
 from decks.models import Deck
 from decks.selectors import latest_version
 from play.models import SimulationBatch
+from tests.browser_waits import browser_wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,7 +59,7 @@ def test_the_gauntlet_chart_draws_every_interval_and_distinct_visible_markers(li
     batch = finished_gauntlet(owner)
     browser.get(live_server.url + reverse("play:batch-shared", args=[batch.share_token]))
     canvas = browser.find_element(By.CSS_SELECTOR, "canvas[data-chart=winrates]")
-    WebDriverWait(browser, 20).until(lambda _: canvas.get_attribute("data-intervals"))
+    browser_wait(browser, 20).until(lambda _: canvas.get_attribute("data-intervals"))
     assert int(canvas.get_attribute("data-intervals")) == len(ROWS)  # an interval on every bar
     low, high = browser.execute_script(MARKERS, canvas)
     assert (low["label"], high["label"]) == ("95% low", "95% high")

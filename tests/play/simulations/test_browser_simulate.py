@@ -8,11 +8,12 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from catalog.services import catalog_load
 from decks.models import Deck
 from play.models import SimulationBatch
+from tests.browser_waits import browser_wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -47,7 +48,7 @@ def test_a_goldfish_batch_runs_to_100_percent_and_shows_its_chart(
     runs.send_keys("60")
     browser.find_element(By.CSS_SELECTOR, "form.simulate-form button[type=submit]").click()
 
-    wait = WebDriverWait(browser, 120)
+    wait = browser_wait(browser, 120)
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#batch-progress progress")))
     wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, "[data-percent]"), "100%"))
     chart = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "canvas[data-drawn='1']")))

@@ -1,6 +1,5 @@
 """Batch services without workers: idempotent chunks, cancel, failure, validation, API, pages."""
 
-import time
 from datetime import timedelta
 from unittest.mock import patch
 
@@ -11,6 +10,7 @@ from django.utils import timezone
 from decks.models import Deck
 from play.models import MatchLog, SimulationBatch, SimulationChunk
 from play.simulations import selectors, services
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.django_db
 
@@ -168,10 +168,15 @@ def test_the_lease_is_renewed_while_a_slow_chunk_computes(alice, queued, setting
     batch = make(alice, list(Deck.objects.filter(is_sample=True).order_by("slug")), runs=10)
     claimed_at = timezone.now() - timedelta(hours=1)
     SimulationChunk.objects.filter(batch=batch).update(attempts=1, last_attempt_at=claimed_at)
+    chunk = SimulationChunk.objects.filter(batch=batch)
     with services.chunk_lease(batch_id=batch.pk, index=0):
-        time.sleep(1.3)
-    renewed = SimulationChunk.objects.get(batch=batch).last_attempt_at
-    assert renewed > claimed_at + timedelta(minutes=59)
+        # The slow chunk is this block: the lease thread must renew the claim while it lasts.
+        wait_until(
+            lambda: chunk.get().last_attempt_at > claimed_at + timedelta(minutes=59),
+            timeout=10,
+            interval=0.1,
+            what="the lease thread to renew the claim",
+        )
 
 
 def test_a_chunk_found_finished_finishes_its_batch(alice, decks, queued):

@@ -15,7 +15,7 @@ from decks.models import Deck
 from play.models import SimulationBatch, SimulationChunk
 from play.simulations import queue, services
 from play.simulations import sides as deck_sides
-from tests.play.workers import wait_for
+from tests.waits import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,7 +60,7 @@ def test_a_batch_of_each_kind_completes_with_exactly_the_requested_runs(setup, w
     owner, decks = setup
     workers.start()
     batch = create(owner, decks, kind, runs)
-    done = wait_for(lambda: finished(batch.pk), timeout=120, what=f"{kind} batch")
+    done = wait_until(lambda: finished(batch.pk), timeout=120, what=f"{kind} batch")
     assert done.status == "done", workers.logs()
     per_batch = runs * (len(LAB_VARIANTS) if kind == "touchdown" else 1)
     assert done.results["runs"] == per_batch == runs_recorded(done)
@@ -71,32 +71,43 @@ def test_a_gauntlet_plays_every_prebuilt_deck(setup, workers):
     owner, decks = setup
     workers.start()
     batch = create(owner, decks, "gauntlet", 20)
-    done = wait_for(lambda: finished(batch.pk), timeout=120, what="gauntlet")
+    done = wait_until(lambda: finished(batch.pk), timeout=120, what="gauntlet")
     assert done.status == "done", workers.logs()
     opponents = [row["opponent"] for row in done.results["table"]]
     assert opponents == [d.name for d in deck_sides.prebuilt_decks()]
     assert all(row["runs"] == 20 for row in done.results["table"])
 
 
-# Batches long enough (100 and 60 chunks) to be still running when the kill comes: 200 goldfish
-# runs once took a second, and the compiled engine plays them in a fifth of that.
+# 100 and 60 chunks, with a gate the test closes once two have finished (tests/play/
+# rigged_worker.py): the worker is killed holding a claimed chunk, however fast it plays.
 @pytest.mark.parametrize("kind,runs", [("goldfish", 2000), ("touchdown", 1500)])
-def test_kill_9_of_the_worker_mid_batch_loses_and_doubles_nothing(setup, workers, kind, runs):
+def test_kill_9_of_the_worker_mid_batch_loses_and_doubles_nothing(
+    setup, workers, kind, runs, tmp_path
+):
     if connection.vendor == "sqlite":
         pytest.skip("SQLite is not a multi-process database; this runs on PostgreSQL (CI).")
     owner, decks = setup
+    gate = tmp_path / "compute"
+    gate.touch()
     reference = create(owner, decks, kind, runs, seed=99)
-    first = workers.start("w1")
-    wait_for(lambda: finished(reference.pk), timeout=180, what="reference batch")
+    first = workers.start("w1", gate=gate)
+    wait_until(lambda: finished(reference.pk), timeout=180, what="reference batch")
     batch = create(owner, decks, kind, runs, seed=99)
-    wait_for(
+    wait_until(
         lambda: batch.chunks.filter(finished_at__isnull=False).count() >= 2,
         timeout=120,
         interval=0.02,
         what="first chunks",
     )
+    gate.unlink()  # the next chunk w1 claims waits
+    wait_until(
+        lambda: batch.chunks.filter(attempts=1, finished_at__isnull=True).exists(),
+        timeout=60,
+        what="w1 holding a claimed chunk",
+    )
     workers.kill9(first)
     assert batch.chunks.filter(finished_at__isnull=True).exists()
+    gate.touch()
     workers.start("w2")
     # The reconciler runs again and again, as beat runs it every 30 s: a message the killed
     # worker had prefetched but not started is re-queued only once the queue is empty.
@@ -108,7 +119,7 @@ def test_kill_9_of_the_worker_mid_batch_loses_and_doubles_nothing(setup, workers
             last_run[0] = time.monotonic()
         return finished(batch.pk)
 
-    done = wait_for(reconciled_and_finished, timeout=180, what="batch after kill -9")
+    done = wait_until(reconciled_and_finished, timeout=180, what="batch after kill -9")
     assert done.status == "done", workers.logs()
     expected = runs * (len(LAB_VARIANTS) if kind == "touchdown" else 1)
     assert runs_recorded(done) == expected == done.results["runs"]
@@ -121,10 +132,10 @@ def test_one_worker_and_two_workers_give_identical_results(setup, workers, kind,
     owner, decks = setup
     workers.start("w1")
     one = create(owner, decks, kind, runs, seed=4242)
-    wait_for(lambda: finished(one.pk), timeout=180, what="one-worker batch")
+    wait_until(lambda: finished(one.pk), timeout=180, what="one-worker batch")
     workers.start("w2")
     two = create(owner, decks, kind, runs, seed=4242)
-    wait_for(lambda: finished(two.pk), timeout=180, what="two-worker batch")
+    wait_until(lambda: finished(two.pk), timeout=180, what="two-worker batch")
     one.refresh_from_db()
     two.refresh_from_db()
     assert one.results == two.results
@@ -139,7 +150,7 @@ def test_the_filesystem_broker_runs_a_batch_too(setup, filesystem_broker, tmp_pa
     try:
         pool.start("fs")
         batch = create(owner, decks, "goldfish", 40)
-        done = wait_for(lambda: finished(batch.pk), timeout=120, what="filesystem batch")
+        done = wait_until(lambda: finished(batch.pk), timeout=120, what="filesystem batch")
         assert done.status == "done", pool.logs()
         assert done.results["runs"] == 40
     finally:
@@ -183,7 +194,7 @@ def test_a_chunk_that_always_fails_ends_the_batch_as_failed_with_its_reason(setu
     del sides[0]["card_data"][missing]
     SimulationBatch.objects.filter(pk=batch.pk).update(sides=sides)
     workers.start()
-    done = wait_for(lambda: finished(batch.pk), timeout=120, what="failed batch")
+    done = wait_until(lambda: finished(batch.pk), timeout=120, what="failed batch")
     assert done.status == "failed"
     assert "failed 3 times" in done.failure_reason
     assert f"KeyError: '{missing}'" in done.failure_reason

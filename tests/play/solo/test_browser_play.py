@@ -11,7 +11,6 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
 
 from catalog.services import catalog_load
 from decks.models import Deck
@@ -20,7 +19,7 @@ from play.engine import play_match
 from play.engine.testing import sample_side_deck
 from play.models import MatchLog, SoloGame
 from play.solo import services as solo
-from tests.browser_waits import page_replaced
+from tests.browser_waits import browser_wait, page_replaced
 from tests.play.solo.helpers import play_to_full_time
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -122,7 +121,7 @@ def test_playing_a_goldfish_half_by_clicking_legal_actions(live_server, browser,
     sample = Deck.objects.filter(is_sample=True).order_by("slug").last()
     deck = deck_copy(deck=sample, owner=alice)
     log_in(browser, live_server, alice)
-    wait = WebDriverWait(browser, 15)
+    wait = browser_wait(browser, 15)
 
     browser.get(f"{live_server.url}/play/?deck={deck.slug}")
     assert browser.find_element(By.CSS_SELECTOR, "input[name=mode][value=goldfish]").is_selected()
@@ -229,7 +228,7 @@ def test_a_replay_steps_to_its_first_goal(live_server, browser, screenshot_dir):
     scorer = log["events"][first_goal]["side"]
     saved = MatchLog.objects.create(owner=alice, source="upload", title="Replay test", log=log)
     log_in(browser, live_server, alice)
-    wait = WebDriverWait(browser, 15)
+    wait = browser_wait(browser, 15)
     browser.get(f"{live_server.url}/replays/{saved.share_token}/")
     wait.until(lambda b: b.execute_script("return !!window.elevenStarsReplay"))
     now = browser.find_element(By.CSS_SELECTOR, "[data-now]")
@@ -276,7 +275,7 @@ def test_a_long_replay_fetches_its_other_windows_as_it_steps(live_server, browse
     goals = log["result"]["goals"]
     saved = MatchLog.objects.create(owner=alice, source="upload", title="Long replay", log=log)
     log_in(browser, live_server, alice)
-    wait = WebDriverWait(browser, 15)
+    wait = browser_wait(browser, 15)
     browser.get(f"{live_server.url}/replays/{saved.share_token}/")
     wait.until(lambda b: b.execute_script("return !!window.elevenStarsReplay"))
 
@@ -346,7 +345,7 @@ def test_playing_a_goldfish_half_with_the_keyboard_only(live_server, browser, sc
     deck = deck_copy(deck=sample, owner=alice)
     game = solo.solo_start(owner=alice, deck=deck, mode="goldfish", seed=2).game
     log_in(browser, live_server, alice)
-    wait = WebDriverWait(browser, 15)
+    wait = browser_wait(browser, 15)
     browser.get(live_server.url + game.get_absolute_url())
     wait.until(EC.presence_of_element_located((By.ID, "solo-game")))
 
@@ -443,7 +442,7 @@ def test_after_full_time_keys_take_back_and_play_again(live_server, browser):
     game = solo.solo_start(owner=alice, deck=deck, mode="goldfish", seed=4).game
     play_to_full_time(game)
     log_in(browser, live_server, alice)
-    wait = WebDriverWait(browser, 15)
+    wait = browser_wait(browser, 15)
     browser.get(live_server.url + game.get_absolute_url())
     replay = browser.find_element(By.CSS_SELECTOR, '[data-action="replay"]')
     assert replay.get_attribute("href").endswith(f"/replays/{game.log.share_token}/")

@@ -3,10 +3,13 @@ scores move by 1, 2 or 3, hands only shrink, and logs replay byte for byte."""
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from play.touchdown import DECK, Options, play_game, replay
+
+pytestmark = pytest.mark.slow
 
 games = st.fixed_dictionaries(
     {

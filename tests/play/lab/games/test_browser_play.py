@@ -3,9 +3,9 @@
 import pytest
 from django.urls import reverse
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
-from tests.browser_waits import page_replaced
+from tests.browser_waits import browser_wait, page_replaced
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -16,7 +16,7 @@ def click_and_wait(browser, element):
     """Click a button or link that loads a page, and wait for the new page."""
     old = browser.find_element(By.TAG_NAME, "html")
     element.click()
-    WebDriverWait(browser, 20).until(page_replaced(old))
+    browser_wait(browser, 20).until(page_replaced(old))
 
 
 def test_a_person_plays_a_seat_to_the_end_of_a_half_and_opens_the_replay(browser, live_server):
