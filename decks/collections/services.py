@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from cardsite.web.numbers import whole_number_or
 from catalog.models import Card
 from decks.models import Collection, CollectionEntry
 
@@ -61,13 +62,14 @@ def _number(value, *, label: str, where: str, problems: list[str]) -> int:
     text = str(value).strip() if value is not None else ""
     if text == "":
         return 0
-    if isinstance(value, bool) or not text.isdigit() or int(text) > MAX_QUANTITY:
+    number = None if isinstance(value, bool) else whole_number_or(text, None, high=MAX_QUANTITY)
+    if number is None:
         problems.append(
             _("%(where)s: %(field)s must be a whole number from 0 to %(max)d.")
             % {"where": where, "field": label, "max": MAX_QUANTITY}
         )
         return 0
-    return int(text)
+    return number
 
 
 def entry_data_check(raw: dict, *, where: str, problems: list[str]) -> EntryData | None:
