@@ -4,6 +4,7 @@ Local defaults need no server: SQLite in the project folder and no broker URL. P
 values (DEBUG off) must supply a SECRET_KEY; see .env.example for every variable.
 """
 
+import ipaddress
 import os
 from pathlib import Path
 
@@ -50,6 +51,19 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_networks(name: str) -> list[str]:
+    """Return a comma-separated list of IP addresses or networks, refusing anything else."""
+    entries = env_list(name, [])
+    for entry in entries:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {entry!r} is not an IP address or network (e.g. 10.0.0.0/8)."
+            ) from None
+    return entries
+
+
 DEBUG = env_bool("DEBUG", True)
 
 _DEV_SECRET_KEY = "dev-only-insecure-key-never-used-when-debug-is-off"
@@ -61,6 +75,9 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# Proxies (addresses or networks) whose X-Forwarded-For names the client, for the login and
+# API throttles (cardsite/web/client_address.py). Empty: the peer address is the client.
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
