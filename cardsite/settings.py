@@ -170,6 +170,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Every password login goes through the throttled backend (cardsite/accounts/backends.py); the
+# plain ModelBackend stays listed for sessions that name it (sign-up logs in with it).
+AUTHENTICATION_BACKENDS = [
+    "cardsite.accounts.backends.ThrottledModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed logins (docs/limits.md): per account from one address, per address, and the number
+# of addresses failing for one account before it is locked for addresses it never used.
+LOGIN_FAILURE_LIMIT_ACCOUNT = env_int("LOGIN_FAILURE_LIMIT_ACCOUNT", 5)
+LOGIN_FAILURE_LIMIT_ADDRESS = env_int("LOGIN_FAILURE_LIMIT_ADDRESS", 20)
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 900)
+LOGIN_ACCOUNT_ADDRESS_LIMIT = env_int("LOGIN_ACCOUNT_ADDRESS_LIMIT", 10)
+LOGIN_ACCOUNT_WINDOW = env_int("LOGIN_ACCOUNT_WINDOW", 3600)
+LOGIN_KNOWN_ADDRESS_DAYS = env_int("LOGIN_KNOWN_ADDRESS_DAYS", 30)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -242,7 +256,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "cardsite.web.authentication.StrictTokenAuthentication",
+        "cardsite.accounts.authentication.StrictTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # One bounded JSON reader (size, depth, numbers, NaN, NUL): cardsite/web/json_limits.py. Bodies

@@ -137,7 +137,7 @@ ERROR_RESPONSES = {
     "405": "Method not allowed.",
     "409": "The deck changed since the version your If-Match names.",
     "415": "Unsupported media type.",
-    "429": "Too many requests (write throttle).",
+    "429": "Too many requests (write throttle), or too many failed logins from this address.",
     "500": "Unexpected server error (logged).",
 }
 
