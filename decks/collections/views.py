@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from cardsite.web.numbers import whole_number_or
+from cardsite.web.redirects import same_site_path
 from catalog.models import CardSet
 from decks.collections import selectors as sel
 from decks.collections.services import (
@@ -52,10 +53,8 @@ def collection_home(request):
 
 
 def _back(request, fallback: str = "decks:collection"):
-    target = request.POST.get("next", "")
-    if target.startswith("/") and not target.startswith("//"):
-        return redirect(target)
-    return redirect(fallback)
+    target = same_site_path(request.POST.get("next", ""))
+    return redirect(target or fallback)
 
 
 @login_required
