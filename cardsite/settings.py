@@ -267,6 +267,13 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "cardsite.web.api_errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"writes": os.environ.get("API_WRITE_RATE", "120/minute")},
 }
+# DRF's browsable API (HTML pages for browsers): in development only. Its templates need style
+# attributes, which its own pages allow (cardsite/web/browsable_api.py); with DEBUG off the API
+# answers JSON alone and no page relaxes the Content-Security-Policy.
+API_BROWSABLE = env_bool("API_BROWSABLE", DEBUG)
+REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"] = ["rest_framework.renderers.JSONRenderer"] + (
+    ["cardsite.web.browsable_api.CSPBrowsableAPIRenderer"] if API_BROWSABLE else []
+)
 # Request bounds (docs/limits.md): a JSON body, a form body, an uploaded file.
 API_MAX_JSON_BYTES = env_int("API_MAX_JSON_BYTES", 1_000_000)
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
