@@ -4,6 +4,7 @@ Local defaults need no server: SQLite in the project folder and no broker URL. P
 values (DEBUG off) must supply a SECRET_KEY; see .env.example for every variable.
 """
 
+import ipaddress
 import os
 from pathlib import Path
 
@@ -50,6 +51,19 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_networks(name: str) -> list[str]:
+    """Return a comma-separated list of IP addresses or networks, refusing anything else."""
+    entries = env_list(name, [])
+    for entry in entries:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {entry!r} is not an IP address or network (e.g. 10.0.0.0/8)."
+            ) from None
+    return entries
+
+
 DEBUG = env_bool("DEBUG", True)
 
 _DEV_SECRET_KEY = "dev-only-insecure-key-never-used-when-debug-is-off"
@@ -61,6 +75,9 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# Proxies (addresses or networks) whose X-Forwarded-For names the client, for the login and
+# API throttles (cardsite/web/client_address.py). Empty: the peer address is the client.
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -153,6 +170,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Every password login goes through the throttled backend (cardsite/accounts/backends.py); the
+# plain ModelBackend stays listed for sessions that name it (sign-up logs in with it).
+AUTHENTICATION_BACKENDS = [
+    "cardsite.accounts.backends.ThrottledModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed logins (docs/limits.md): per account from one address, per address, and the number
+# of addresses failing for one account before it is locked for addresses it never used.
+LOGIN_FAILURE_LIMIT_ACCOUNT = env_int("LOGIN_FAILURE_LIMIT_ACCOUNT", 5)
+LOGIN_FAILURE_LIMIT_ADDRESS = env_int("LOGIN_FAILURE_LIMIT_ADDRESS", 20)
+LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 900)
+LOGIN_ACCOUNT_ADDRESS_LIMIT = env_int("LOGIN_ACCOUNT_ADDRESS_LIMIT", 10)
+LOGIN_ACCOUNT_WINDOW = env_int("LOGIN_ACCOUNT_WINDOW", 3600)
+LOGIN_KNOWN_ADDRESS_DAYS = env_int("LOGIN_KNOWN_ADDRESS_DAYS", 30)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
@@ -225,7 +256,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "cardsite.web.authentication.StrictTokenAuthentication",
+        "cardsite.accounts.authentication.StrictTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     # One bounded JSON reader (size, depth, numbers, NaN, NUL): cardsite/web/json_limits.py. Bodies
@@ -236,6 +267,13 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "cardsite.web.api_errors.exception_handler",
     "DEFAULT_THROTTLE_RATES": {"writes": os.environ.get("API_WRITE_RATE", "120/minute")},
 }
+# DRF's browsable API (HTML pages for browsers): in development only. Its templates need style
+# attributes, which its own pages allow (cardsite/web/browsable_api.py); with DEBUG off the API
+# answers JSON alone and no page relaxes the Content-Security-Policy.
+API_BROWSABLE = env_bool("API_BROWSABLE", DEBUG)
+REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"] = ["rest_framework.renderers.JSONRenderer"] + (
+    ["cardsite.web.browsable_api.CSPBrowsableAPIRenderer"] if API_BROWSABLE else []
+)
 # Request bounds (docs/limits.md): a JSON body, a form body, an uploaded file.
 API_MAX_JSON_BYTES = env_int("API_MAX_JSON_BYTES", 1_000_000)
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)

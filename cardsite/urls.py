@@ -9,6 +9,7 @@ from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from cardsite.accounts.forms import ThrottledAdminAuthenticationForm
 from cardsite.health import health
 from catalog.api import CardSetViewSet, CardViewSet, card_list
 from catalog.contributions.views import scan_file
@@ -16,6 +17,9 @@ from decks import views as deck_views
 from decks.api import DeckViewSet
 from decks.collections.api import CollectionCardView, CollectionView, SharedCollectionView
 from play.simulations.api import SimulationViewSet
+
+# The admin's login under the site's login throttle (the backend counts; the form says why).
+admin.site.login_form = ThrottledAdminAuthenticationForm
 
 router = DefaultRouter()
 router.register("sets", CardSetViewSet, basename="set")

@@ -16,6 +16,7 @@ from rest_framework.settings import api_settings
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 
 from cardsite.web.api_errors import error_body
+from cardsite.web.numbers import whole_number_or
 from catalog import cache as search_cache
 from catalog.contributions.selectors import card_history
 from catalog.effects import effect_texts
@@ -222,7 +223,7 @@ def card_list_json(*, url: str, params, user=None) -> bytes:
     if raw_page == "last":
         total = card_search_page(query=query, offset=0, limit=0, user=user)[1]
         number = max(1, -(-total // limit))
-    elif raw_page.isdigit() and 1 <= int(raw_page) <= MAX_PAGE:
+    elif whole_number_or(raw_page, None, low=1, high=MAX_PAGE) is not None:
         number = int(raw_page)
     else:
         raise InvalidPage

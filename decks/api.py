@@ -18,6 +18,7 @@ from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
 from cardsite.web.json_limits import BoundedJSONParser
+from cardsite.web.numbers import whole_number_or
 from cardsite.web.throttles import WriteRateThrottle
 from decks.content import MAX_QUANTITY, ContentError, DeckContent
 from decks.formats.export import deck_as_json, deck_as_text
@@ -75,9 +76,10 @@ def if_match_version(request) -> int | None:
         return None
     tag = raw.strip().removeprefix("W/").strip('"')
     digits = tag[1:] if tag.startswith("v") else ""
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= 9):
+    number = whole_number_or(digits, None)
+    if number is None:
         raise ValidationError({"If-Match": ['Give the ETag of a deck version, e.g. "v3".']})
-    return int(digits)
+    return number
 
 
 class IsOwnerOrReadOnly(permissions.BasePermission):

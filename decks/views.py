@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from cardsite.web.json_limits import JSONLimitError, loads_bounded
+from cardsite.web.numbers import whole_number_or
 from catalog.contributions.selectors import proposals_of
 from catalog.models import Card
 from catalog.search import QuerySyntaxError
@@ -155,11 +156,8 @@ def _fraction_percent(value: Fraction | None) -> str:
 
 
 def _int_param(request, name: str, default: int, low: int, high: int) -> int:
-    try:
-        value = int(request.GET.get(name, default))
-    except (TypeError, ValueError):
-        return default
-    return max(low, min(high, value))
+    value = whole_number_or(request.GET.get(name), None, low=None, signed=True)
+    return default if value is None else max(low, min(high, value))
 
 
 # --- pages ---------------------------------------------------------------------------------
@@ -301,7 +299,7 @@ def _saved_message(request, deck: Deck) -> None:
 def _base_version(request) -> int | None:
     """Return the version number the posted edit started from (None when the page had none)."""
     raw = request.POST.get("base_version", "")
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 9 else None
+    return whole_number_or(raw, None)
 
 
 def _version_state(version, *, fallback_visibility: str) -> DeckState:

@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.throttling import SimpleRateThrottle
 
-from decks.models import Deck
+from decks.models import Collection, Deck
 from decks.selectors import deck_content
 from decks.services import deck_create
 
@@ -34,6 +34,12 @@ DEEP = "[" * 20_000 + "]" * 20_000
 
 HOSTILE_QUERY = (
     f"?q={NUL}&page={HUGE}&deck={NUL}&n={HUGE}&k={WIDE}&a={HUGE}&b={WIDE}&step={HUGE}&kind={NUL}"
+)
+# "²" passes str.isdigit() and then fails int(): every number a view reads, all at once.
+SUPERSCRIPT = "%C2%B2"
+SUPERSCRIPT_QUERY = "?" + "&".join(
+    f"{name}={SUPERSCRIPT}"
+    for name in ("page", "n", "k", "a", "b", "step", "vs", "position", "number", "set")
 )
 FORM_BODY = {
     "name": "n" * 5000,
@@ -53,6 +59,12 @@ FORM_BODY = {
     "password": "p",
     "log": DEEP,
     "effects": DEEP,
+    "quantity": "²",
+    "for_trade": "²",
+    "wanted": "²",
+    "delta": "²",
+    "revision": "²",
+    "qty-BS-001": "²",
 }
 FORM_NUL = {"name": "a\x00b", "q": "\x00", "draft": '{"deck": {"BS-\x00": 1}}'}
 JSON_BODIES = {
@@ -132,6 +144,9 @@ def _check(response, what: str, failures: list[str]) -> None:
 def test_no_hostile_request_is_a_server_error_or_a_write(route, alice):
     sample = Deck.objects.filter(is_sample=True).order_by("slug").first()
     deck = deck_create(owner=alice, name="Target", content=deck_content(sample))
+    # Her collection's settings row exists, as after her first visit: a first visit creates it
+    # (whatever the query), which is not a write of hostile input.
+    Collection.objects.get_or_create(owner=alice)
     anon, signed_in = Client(raise_request_exception=False), Client(raise_request_exception=False)
     signed_in.force_login(alice)
     before = _row_counts()
@@ -143,6 +158,7 @@ def test_no_hostile_request_is_a_server_error_or_a_write(route, alice):
             _check(client.get(path + HOSTILE_QUERY), f"GET {path[:60]} as {name}", failures)
     path = concrete(route, deck.slug)
     for name, client in (("anon", anon), ("alice", signed_in)):
+        _check(client.get(path + SUPERSCRIPT_QUERY), f"GET {path} with ² as {name}", failures)
         _check(client.post(path, FORM_BODY), f"POST form {path} as {name}", failures)
         _check(client.post(path, FORM_NUL), f"POST NUL form {path} as {name}", failures)
         for kind, body in JSON_BODIES.items():

@@ -1,13 +1,12 @@
-"""Account forms: sign-up (a user name that cannot pass for another) and the throttled login."""
+"""Account forms: sign-up (a user name that cannot pass for another) and the throttled logins."""
 
 import unicodedata
 
 from confusable_homoglyphs import categories, confusables
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils.translation import gettext_lazy as _
-
-from cardsite.accounts.throttle import login_blocked, login_failed, login_succeeded
 
 # Japanese writes one name in several scripts; every other mix is refused.
 _JAPANESE = {"HAN", "HIRAGANA", "KATAKANA"}
@@ -57,27 +56,34 @@ class SignUpForm(UserCreationForm):
         return username
 
 
-class ThrottledAuthenticationForm(AuthenticationForm):
-    """Django's login form, refusing an account or address with too many failed logins."""
+THROTTLED_MESSAGE = _(
+    "Too many failed logins for this account or from this address. Wait 15 minutes "
+    "and try again, or reset your password."
+)
 
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "throttled": _(
-            "Too many failed logins for this account or from this address. Wait 15 minutes "
-            "and try again, or reset your password."
-        ),
-    }
+
+class ThrottledLoginMixin:
+    """Say why a login the throttle refused (cardsite/accounts/backends.py) was refused.
+
+    The backend counts and refuses; the form only turns its mark on the request into a message
+    (and `throttled`, which the site's login view answers with a 429).
+    """
+
+    throttled = False
 
     def clean(self):
-        username = self.data.get("username", "") or ""
-        address = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
-        if login_blocked(username=username, address=address):
-            self.throttled = True
-            raise forms.ValidationError(self.error_messages["throttled"], code="throttled")
         try:
-            data = super().clean()
+            return super().clean()
         except forms.ValidationError:
-            login_failed(username=username, address=address)
+            if getattr(self.request, "login_throttled", False):
+                self.throttled = True
+                raise forms.ValidationError(THROTTLED_MESSAGE, code="throttled") from None
             raise
-        login_succeeded(username=username)
-        return data
+
+
+class ThrottledAuthenticationForm(ThrottledLoginMixin, AuthenticationForm):
+    """Django's login form, saying when the login throttle refused the attempt."""
+
+
+class ThrottledAdminAuthenticationForm(ThrottledLoginMixin, AdminAuthenticationForm):
+    """The admin's login form, under the same throttle as the site's."""

@@ -21,6 +21,8 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from cardsite.web.numbers import whole_number_or
+
 logger = logging.getLogger("cardsite.errors")
 log = logging.getLogger("cardsite.api")  # the name it always logged under
 
@@ -30,7 +32,7 @@ class StrictPageNumberPagination(PageNumberPagination):
 
     def paginate_queryset(self, queryset, request, view=None):
         raw = request.query_params.get(self.page_query_param)
-        if raw is not None and not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+        if raw is not None and whole_number_or(raw, None) is None:
             raise exceptions.ValidationError({"page": ["A page is a whole number from 1."]})
         return super().paginate_queryset(queryset, request, view)
 
@@ -135,7 +137,7 @@ ERROR_RESPONSES = {
     "405": "Method not allowed.",
     "409": "The deck changed since the version your If-Match names.",
     "415": "Unsupported media type.",
-    "429": "Too many requests (write throttle).",
+    "429": "Too many requests (write throttle), or too many failed logins from this address.",
     "500": "Unexpected server error (logged).",
 }
 

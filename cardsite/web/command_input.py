@@ -14,6 +14,8 @@ import math
 
 from django.core.management.base import BaseCommand, CommandError
 
+from cardsite.web.numbers import whole_number_or
+
 MAX_ARGUMENT_CHARS = 4096  # longer than any path Linux accepts (PATH_MAX)
 MAX_NUMBER_DIGITS = 30
 
@@ -26,13 +28,13 @@ def whole_number(low: int, high: int):
     """Return an argparse type: a whole number from `low` to `high`, else a one-line error."""
 
     def parse(raw: str) -> int:
-        text = raw.strip()
-        digits = text.lstrip("+-")
-        if not (text.isascii() and digits.isdigit() and len(digits) <= MAX_NUMBER_DIGITS):
+        value = whole_number_or(
+            raw.strip(), None, low=None, max_digits=MAX_NUMBER_DIGITS, signed=True
+        )
+        if value is None:
             raise argparse.ArgumentTypeError(
                 f"{_shown(raw)} is not a whole number from {low:,} to {high:,}"
             )
-        value = int(text)
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{value:,} is not from {low:,} to {high:,}")
         return value

@@ -2,7 +2,8 @@
 
 Python's `json` module happily reads 10^5000 (and then `int()` refuses it with a ValueError past
 4,300 digits), NaN and Infinity (which PostgreSQL's jsonb then refuses), and nesting deep
-enough to raise RecursionError. `loads_bounded` refuses all of these with a `JSONLimitError`
+enough to raise RecursionError, and keeps the last of two equal keys in one object silently.
+`loads_bounded` refuses all of these with a `JSONLimitError`
 whose message names the limit, before any of them reaches a service. DRF reads JSON with
 `BoundedJSONParser` (settings), and every view that reads a JSON field or file calls
 `loads_bounded` itself (the deck builder's draft, an uploaded match log).
@@ -14,6 +15,7 @@ import json
 import re
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -71,6 +73,23 @@ def _refuse_constant(name: str):
     raise JSONLimitError(f"{name} is not a JSON number")
 
 
+def _object_without_repeats(pairs: list[tuple[str, object]]) -> dict:
+    """Return an object's pairs as a dict, refusing a key given twice.
+
+    Python keeps the last of two equal keys, silently: `{"quantity": 1, "quantity": 60}` would
+    save 60 though a reader of the text may well see 1. The request is refused instead.
+    """
+    data: dict = {}
+    for key, value in pairs:
+        if key in data:
+            shown = key if len(key) <= 40 else key[:40] + "…"
+            raise JSONLimitError(
+                _("the key “%(key)s” appears twice in one object") % {"key": shown}
+            )
+        data[key] = value
+    return data
+
+
 def loads_bounded(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES, max_depth=MAX_JSON_DEPTH):
     """Return parsed JSON, or raise JSONLimitError saying which bound or syntax rule it breaks."""
     if isinstance(text, bytes):
@@ -90,6 +109,7 @@ def loads_bounded(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES, max_dep
             parse_int=_parse_int,
             parse_float=_parse_float,
             parse_constant=_refuse_constant,
+            object_pairs_hook=_object_without_repeats,
         )
     except JSONLimitError:
         raise
@@ -103,7 +123,7 @@ def loads_bounded(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES, max_dep
 
 
 class BoundedJSONParser(JSONParser):
-    """DRF's JSON parser with the bounds of `loads_bounded` (size, depth, numbers, NUL)."""
+    """DRF's JSON parser with the bounds of `loads_bounded` (size, depth, numbers, NUL, keys)."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         limit = getattr(settings, "API_MAX_JSON_BYTES", MAX_JSON_BYTES)

@@ -8,6 +8,7 @@ import logging
 from rest_framework import permissions
 from rest_framework.throttling import ScopedRateThrottle, UserRateThrottle
 
+from cardsite.web.client_address import client_address
 from cardsite.web.tolerant_cache import CacheUnavailable
 
 log = logging.getLogger("cardsite.api")
@@ -49,6 +50,10 @@ class AtomicWindowMixin:
 
     def wait(self):
         return getattr(self, "_wait", None)
+
+    def get_ident(self, request):
+        """Return the client's address as TRUSTED_PROXIES decides it (never NUM_PROXIES)."""
+        return client_address(request)
 
 
 class AtomicScopedRateThrottle(AtomicWindowMixin, ScopedRateThrottle):

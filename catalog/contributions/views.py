@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.static import serve
 
+from cardsite.web.numbers import whole_number_or
 from catalog.contributions import selectors as selectors
 from catalog.contributions.forms import ProposalForm, ReviewForm
 from catalog.contributions.services import (
@@ -26,8 +27,7 @@ from catalog.models import Card, CardProposal
 
 
 def _int(value) -> int | None:
-    text = str(value or "")
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
+    return whole_number_or(value, None, max_digits=3)
 
 
 def _show_problems(form, exc: ProposalError) -> None:

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from cardsite.web.numbers import whole_number_or
 from catalog.models import Card
-from decks.models import Collection, CollectionEntry
+from decks.models import Collection, CollectionEntry, new_share_slug
 
 MAX_QUANTITY = 999
 MAX_CSV_BYTES = 512 * 1024
@@ -48,12 +49,26 @@ def collection_get_or_create(*, owner) -> Collection:
 
 
 def collection_set_visibility(*, owner, visibility: str) -> Collection:
-    """Set who may see the collection (private, link or public)."""
+    """Set who may see the collection (private, link or public).
+
+    Making a shared collection private revokes its link for good: the collection gets a new
+    share slug, so sharing it again gives a new link and the old one stays dead.
+    """
     if visibility not in Collection.Visibility.values:
         raise CollectionError([_("Unknown visibility “%(v)s”.") % {"v": visibility}])
-    collection = collection_get_or_create(owner=owner)
-    collection.visibility = visibility
-    collection.save(update_fields=["visibility", "updated_at"])
+    collection_get_or_create(owner=owner)
+    with transaction.atomic():
+        collection = Collection.objects.select_for_update().get(owner=owner)
+        fields = ["visibility", "updated_at"]
+        revoked = (
+            visibility == Collection.Visibility.PRIVATE
+            and collection.visibility != Collection.Visibility.PRIVATE
+        )
+        if revoked:
+            collection.slug = new_share_slug()
+            fields.append("slug")
+        collection.visibility = visibility
+        collection.save(update_fields=fields)
     return collection
 
 
@@ -61,13 +76,14 @@ def _number(value, *, label: str, where: str, problems: list[str]) -> int:
     text = str(value).strip() if value is not None else ""
     if text == "":
         return 0
-    if isinstance(value, bool) or not text.isdigit() or int(text) > MAX_QUANTITY:
+    number = None if isinstance(value, bool) else whole_number_or(text, None, high=MAX_QUANTITY)
+    if number is None:
         problems.append(
             _("%(where)s: %(field)s must be a whole number from 0 to %(max)d.")
             % {"where": where, "field": label, "max": MAX_QUANTITY}
         )
         return 0
-    return int(text)
+    return number
 
 
 def entry_data_check(raw: dict, *, where: str, problems: list[str]) -> EntryData | None:

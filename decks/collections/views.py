@@ -11,6 +11,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from cardsite.web.numbers import whole_number_or
+from cardsite.web.redirects import same_site_path
 from catalog.models import CardSet
 from decks.collections import selectors as sel
 from decks.collections.services import (
@@ -51,10 +53,8 @@ def collection_home(request):
 
 
 def _back(request, fallback: str = "decks:collection"):
-    target = request.POST.get("next", "")
-    if target.startswith("/") and not target.startswith("//"):
-        return redirect(target)
-    return redirect(fallback)
+    target = same_site_path(request.POST.get("next", ""))
+    return redirect(target or fallback)
 
 
 @login_required
@@ -75,9 +75,8 @@ def collection_grid_save(request):
     for item in items:
         entry = existing.get(item["card"])
         if entry is not None:
-            item["for_trade"] = min(
-                entry.for_trade, int(item["quantity"]) if str(item["quantity"]).isdigit() else 0
-            )
+            quantity = whole_number_or(str(item["quantity"]).strip(), 0)
+            item["for_trade"] = min(entry.for_trade, quantity)
             item["wanted"] = entry.wanted
     try:
         count = collection_entries_save(owner=request.user, items=items)
@@ -113,9 +112,8 @@ def collection_card_save(request, card_id):
 @require_POST
 def collection_add(request):
     """Add or remove one copy (checklist buttons and keys); answer the new counts as JSON."""
-    try:
-        delta = int(request.POST.get("delta", "1"))
-    except ValueError:
+    delta = whole_number_or(request.POST.get("delta", "1"), None, low=None, signed=True)
+    if delta is None:
         return JsonResponse({"error": _("delta must be a whole number.")}, status=400)
     if delta not in (-1, 1):
         return JsonResponse({"error": _("delta must be 1 or -1.")}, status=400)

@@ -1,10 +1,10 @@
 """The Touchdown Heroes lab form: one or two rule variants, an effect set, bots, runs, seed."""
 
-import json
-
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+
+from cardsite.web.json_limits import JSONLimitError, loads_bounded
 
 ONSIDE_CHOICES = [
     (1, _("Onside on a roll of 1 (the draft)")),
@@ -257,8 +257,10 @@ class LabForm(forms.Form):
                 self.add_error("effects_file", _("The file is larger than 256 KB."))
             else:
                 try:
-                    data["effects_data"] = json.loads(upload.read().decode("utf-8"))
-                except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                    data["effects_data"] = loads_bounded(
+                        upload.read(MAX_EFFECT_FILE + 1), max_bytes=MAX_EFFECT_FILE
+                    )
+                except JSONLimitError as exc:
                     self.add_error("effects_file", _("Not a JSON file: %(e)s") % {"e": exc})
         return data
 

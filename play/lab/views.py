@@ -12,6 +12,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from cardsite.web.numbers import whole_number_or
 from play.lab.forms import LabForm
 from play.simulations import selectors, services
 from play.studies import plans, reports
@@ -80,9 +81,10 @@ def _against(request) -> int | None:
     raw = request.GET.get("vs")
     if raw in (None, ""):
         return None
-    if not raw.isdigit() or len(raw) > 3:
+    against = whole_number_or(raw, None, max_digits=3)
+    if against is None:
         raise ValueError("vs: give the number of a cell of this sweep.")
-    return int(raw)
+    return against
 
 
 def _report_response(request, batch, fmt: str):

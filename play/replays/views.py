@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from cardsite.web.json_limits import JSONLimitError, loads_bounded
+from cardsite.web.numbers import whole_number_or
 from play.engine.log import LogInvalid, validate_log
 from play.engine.runner import ReplayMismatch
 from play.engine.runner import replay as engine_replay
@@ -91,14 +92,14 @@ def replay(request, token):
 
 
 def _position(request) -> int | JsonResponse:
-    raw = request.GET.get("position", "0")
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9):
+    position = whole_number_or(request.GET.get("position", "0"), None)
+    if position is None:
         message = "position: a board position is a whole number from 0 to the event count."
         return JsonResponse(
             {"message": message, "errors": [{"field": "position", "message": message}]},
             status=400,
         )
-    return int(raw)
+    return position
 
 
 @require_GET

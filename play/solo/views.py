@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from cardsite.web.numbers import whole_number_or
 from decks.selectors import decks_readable_by
 from play.engine import (
     ChooseGoalKick,
@@ -84,10 +85,7 @@ def _fail(request, position, message: str, status: int):
 
 
 def _revision(request) -> int | None:
-    try:
-        return int(request.POST["revision"])
-    except (KeyError, ValueError):
-        return None
+    return whole_number_or(request.POST.get("revision"), None, low=None, signed=True)
 
 
 def _action_from_post(request, position: solo.Position):

@@ -7,15 +7,16 @@ actions is trusted from storage. Writes are `td_game_<verb>`; `td_game_of` reads
 
 from __future__ import annotations
 
-import json
 import random
 
+from cardsite.web.json_limits import JSONLimitError, loads_bounded
 from play.touchdown import Options
 from play.touchdown.actions import ShowCards
 from play.touchdown.session import HumanGame
 
 SESSION_KEY = "touchdown_game"
 BOTS = ("greedy", "random")
+MAX_ACTION_BYTES = 10_000  # one action of a game by hand: a kind and a few cards
 
 
 class TdPlayError(ValueError):
@@ -53,9 +54,9 @@ def td_game_act(*, session, action: str = "", cards: list[str] | None = None) ->
         if cards is not None:
             game.play(ShowCards(game.seat, tuple(sorted(cards))))
         else:
-            game.play_dict(json.loads(action))
-    except json.JSONDecodeError:
-        raise TdPlayError("action: not valid JSON.") from None
+            game.play_dict(loads_bounded(action, max_bytes=MAX_ACTION_BYTES))
+    except JSONLimitError as error:
+        raise TdPlayError(f"action: not valid JSON ({error}).") from None
     except ValueError as error:
         raise TdPlayError(str(error)) from None
     session[SESSION_KEY] = game.to_dict()

@@ -5,6 +5,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from cardsite.web.numbers import whole_number_or
 from play.lab.games import services as play_services
 from play.lab.games.forms import TdStartForm
 from play.lab.games.presenters import play_context, replay_context
@@ -70,10 +71,7 @@ def td_play_replay(request):
 
 
 def _step(request) -> int:
-    try:
-        return int(request.GET.get("step", "0"))
-    except ValueError:
-        return 0
+    return whole_number_or(request.GET.get("step", "0"), 0, low=None, signed=True)
 
 
 @require_GET

@@ -7,6 +7,7 @@ import random
 
 from django.utils.translation import gettext_lazy as _
 
+from cardsite.web.numbers import whole_number_or
 from play.simulations import core as simulation
 from play.simulations.kinds import register
 from play.simulations.kinds.base import BatchKind, Prepared
@@ -111,7 +112,7 @@ class TouchdownKind(BatchKind):
             }
         if study == "sweep":
             raw = request.GET.get("vs", "")
-            against = int(raw) if raw.isdigit() and len(raw) <= 3 else None
+            against = whole_number_or(raw, None, max_digits=3)
             view = study_presenters.sweep_view(batch.results, against)
             if raw and against is None:
                 view["error"] = study_presenters.bad_cell_message(raw)

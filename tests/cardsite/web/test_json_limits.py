@@ -3,6 +3,7 @@
 import pytest
 
 from cardsite.web.json_limits import JSONLimitError, loads_bounded
+from decks.models import Deck
 
 
 @pytest.mark.parametrize(
@@ -18,6 +19,8 @@ from cardsite.web.json_limits import JSONLimitError, loads_bounded
         ('{"a": "\\u0000"}', "NUL"),
         ('{"a": ', "malformed"),
         (b"\xff\xfe", "UTF-8"),
+        ('{"quantity": 1, "quantity": 60}', "“quantity” appears twice"),
+        ('[{"deck": {"BS-012": 1, "BS-012": 4}}]', "“BS-012” appears twice"),
     ],
 )
 def test_hostile_json_is_refused_with_the_limit_it_breaks(text, words):
@@ -55,3 +58,17 @@ def test_the_api_refuses_a_body_over_the_limit(alice_client, settings):
     response = alice_client.post("/api/decks/", body, content_type="application/json")
     assert response.status_code == 400
     assert "larger than 1,000 bytes" in response.json()["message"]
+
+
+def test_the_api_answers_a_repeated_key_with_a_400_naming_it(alice, alice_client):
+    body = '{"name": "One", "visibility": "private", "name": "Two", "deck": []}'
+    response = alice_client.post("/api/decks/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert "“name” appears twice" in response.json()["message"]
+    assert not Deck.objects.filter(owner=alice).exists()
+
+
+def test_the_builder_refuses_a_draft_with_a_repeated_card(alice_client):
+    draft = '{"deck": {"BS-012": 1, "BS-012": 4}, "bench": {}}'
+    response = alice_client.post("/decks/builder/preview/", {"draft": draft})
+    assert "“BS-012” appears twice" in response.content.decode()

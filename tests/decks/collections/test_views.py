@@ -142,3 +142,44 @@ def test_the_bulk_grid_switches_sets_by_its_picker(alice_client):
     html = alice_client.get("/collection/", {"set": "JP"}).content.decode()
     assert '<select name="set" data-submit-on-change>' in html
     assert 'name="qty-JP-001"' in html and 'name="qty-BS-001"' not in html
+
+
+def shared_slug(owner) -> str:
+    return Collection.objects.get(owner=owner).slug
+
+
+@pytest.mark.parametrize("shared", ["link", "public"])
+def test_making_a_shared_collection_private_revokes_its_link_for_good(
+    shared, alice, alice_client, bob_client
+):
+    alice_client.post("/collection/settings/", {"visibility": shared})
+    old = shared_slug(alice)
+    assert bob_client.get(f"/collection/s/{old}/").status_code == 200
+    alice_client.post("/collection/settings/", {"visibility": "private"})
+    alice_client.post("/collection/settings/", {"visibility": "link"})
+    new = shared_slug(alice)
+    assert new != old
+    assert bob_client.get(f"/collection/s/{old}/").status_code == 404
+    assert bob_client.get(f"/collection/s/{new}/").status_code == 200
+    page = alice_client.get("/collection/").content.decode()
+    assert f"/collection/s/{new}/" in page and "sharing it again gives a new link" in page
+
+
+def test_changing_between_link_and_public_keeps_the_link(alice, alice_client):
+    alice_client.post("/collection/settings/", {"visibility": "link"})
+    slug = shared_slug(alice)
+    alice_client.post("/collection/settings/", {"visibility": "public"})
+    alice_client.post("/collection/settings/", {"visibility": "link"})
+    assert shared_slug(alice) == slug
+
+
+def test_revoking_through_the_api_rotates_the_link_too(alice, alice_client):
+    alice_client.post("/collection/settings/", {"visibility": "link"})
+    old = shared_slug(alice)
+    response = alice_client.put(
+        "/api/collection/",
+        {"entries": [], "visibility": "private"},
+        content_type="application/json",
+    )
+    assert response.status_code == 200 and shared_slug(alice) != old
+    assert response.json()["share_id"] == shared_slug(alice)

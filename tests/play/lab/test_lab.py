@@ -177,3 +177,22 @@ def test_a_variant_takes_every_kick_off_option_and_names_a_bad_one():  # issue #
     with pytest.raises(lab.VariantError) as info:
         lab.clean_variant({"kick_floor": 12, "kick_play_hand": "nobody"}, prefix="variant_a_")
     assert set(info.value.errors) == {"variant_a_kick_floor", "variant_a_kick_play_hand"}
+
+
+def test_an_effect_file_with_a_repeated_key_names_it(alice_client, queued):
+    raw = b'{"format": "touchdown-effect-set", "version": 1, "version": 2}'
+    upload = SimpleUploadedFile("mine.json", raw, "application/json")
+    response = alice_client.post(
+        "/lab/touchdown/",
+        {
+            "a-onside_rolls": "1",
+            "a-kickoffs": "choice",
+            "effects": "file",
+            "effects_file": upload,
+            "policy": "greedy",
+            "runs": "10",
+        },
+    )
+    assert response.status_code == 400
+    assert "“version” appears twice" in response.content.decode()
+    assert not SimulationBatch.objects.exists()

@@ -241,6 +241,7 @@ def test_too_many_events_are_refused_naming_the_limit(anon_client):
         (b'{"seed": 1' + b"0" * 5000 + b"}", "digits"),
         (b"[" * 50_000 + b"]" * 50_000, "nested deeper"),
         (b'{"format": "\\u0000"}', "NUL"),
+        (b'{"seed": 1, "seed": 2}', "“seed” appears twice"),
     ],
 )
 def test_hostile_json_in_an_upload_is_a_400_for_a_signed_in_user(alice_client, raw, words):

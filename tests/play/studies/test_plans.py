@@ -177,8 +177,11 @@ def test_the_sweep_page_shows_the_heat_map_and_a_chosen_difference(alice, alice_
     assert "Difference from onside_rolls=2" in chosen
     column = studies.difference_column(batch.results, 2)
     assert column[0]["value"] is not None
-    bad = alice_client.get(f"/simulations/{batch.pk}/?vs=x9").content.decode()
-    assert "is not a cell number" in bad  # shown, never a 500
+    for bad_cell in ("x9", "²", "9" * 5000):  # "²" passes str.isdigit() but not int()
+        bad = alice_client.get(f"/simulations/{batch.pk}/?vs={bad_cell}")
+        assert "is not a cell number" in bad.content.decode()  # shown, never a 500
+        report = alice_client.get(f"/simulations/{batch.pk}/report.csv?vs={bad_cell}")
+        assert report.status_code == 400 and b"vs:" in report.content
 
 
 def test_the_table_page_shows_each_bot_strength(alice, alice_client, queued):

@@ -72,6 +72,10 @@ def test_an_illegal_action_is_refused_with_a_message_and_changes_nothing(client)
     assert client.session[play_services.SESSION_KEY] == saved
     response = client.post(reverse("play:td-play-act"), {"action": "{not json"})
     assert response.status_code == 400 and "JSON" in response.content.decode()
+    twice = '{"type": "follow", "type": "lead"}'
+    response = client.post(reverse("play:td-play-act"), {"action": twice})
+    assert response.status_code == 400 and "“type” appears twice" in response.content.decode()
+    assert client.session[play_services.SESSION_KEY] == saved
 
 
 def test_the_replay_steps_through_the_game_so_far(client):
