@@ -95,6 +95,13 @@ class SimulationChunk(models.Model):
     # batch keeps at most SIMULATION_QUEUE_WINDOW unfinished chunks published at a time).
     queued_at = models.DateTimeField(null=True, blank=True)
     priority = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The token its one live message carries: a copy with another token (one the reconciler
+    # replaced by publishing anew) is a no-op when delivered and uses no attempt.
+    message_token = models.CharField(max_length=32, blank=True, default="")
+    # Set by a cancel on the chunks not finished then: the batch's partial results are those
+    # of the chunks finished before it, and a result computed later is kept apart.
+    cancelled = models.BooleanField(default=False)
+    late_result = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["batch", "index"]

@@ -19,19 +19,33 @@ log = logging.getLogger(__name__)
     max_retries=None,  # bounded by SIMULATION_MAX_ATTEMPTS, counted in the chunk row
 )
 def simulation_chunk_run(
-    self, batch_id: int, chunk_index: int, count_attempt: bool = True, transient: int = 0
+    self,
+    batch_id: int,
+    chunk_index: int,
+    count_attempt: bool = True,
+    transient: int = 0,
+    token: str | None = None,
 ) -> bool:
-    """Compute one chunk of a batch (idempotent: a finished chunk is skipped).
+    """Compute one chunk of a batch (idempotent: a finished chunk, or a replaced copy, is skipped).
 
     A database or broker error is the infrastructure's, not the chunk's: the connection is
-    dropped (never written to again) and the task retried with backoff without counting an
-    attempt, up to SIMULATION_MAX_TRANSIENT_RETRIES (then it counts like any error). Any other
+    dropped (never written to again) and the task retried with backoff, up to
+    SIMULATION_MAX_TRANSIENT_RETRIES (then it counts like any error); the retry counts an
+    attempt only if this one had not claimed the chunk yet, so attempts stay exact. Any other
     error is recorded on the chunk row and retried; past SIMULATION_MAX_ATTEMPTS the batch fails.
+    Retries carry the message's token: they are the same live copy.
     """
     heartbeat.warn_if_reconciler_stale()  # a dead beat shows in the workers' logs too
+    claimed = []
     try:
         usable_connection()
-        return services.chunk_run(batch_id=batch_id, index=chunk_index, count_attempt=count_attempt)
+        return services.chunk_run(
+            batch_id=batch_id,
+            index=chunk_index,
+            count_attempt=count_attempt,
+            token=token,
+            on_claim=lambda: claimed.append(True),
+        )
     except services.ChunkGaveUp:
         return False
     except services.transient_errors() as exc:
@@ -50,12 +64,16 @@ def simulation_chunk_run(
             )
             raise self.retry(
                 args=(batch_id, chunk_index),
-                kwargs={"count_attempt": False, "transient": transient + 1},
+                kwargs={
+                    "count_attempt": count_attempt and not claimed,
+                    "transient": transient + 1,
+                    "token": token,
+                },
                 countdown=backoff,
             ) from None
-        return _failed(self, batch_id, chunk_index, exc, transient)
+        return _failed(self, batch_id, chunk_index, exc, transient, token)
     except Exception as exc:
-        return _failed(self, batch_id, chunk_index, exc, transient)
+        return _failed(self, batch_id, chunk_index, exc, transient, token)
 
 
 def usable_connection() -> None:
@@ -72,7 +90,7 @@ def usable_connection() -> None:
         connection.close()
 
 
-def _failed(task, batch_id: int, chunk_index: int, exc: Exception, transient: int):
+def _failed(task, batch_id: int, chunk_index: int, exc: Exception, transient: int, token):
     error = f"{type(exc).__name__}: {exc}"
     log.exception("Chunk %s of batch %s failed", chunk_index, batch_id)
     try:
@@ -82,7 +100,7 @@ def _failed(task, batch_id: int, chunk_index: int, exc: Exception, transient: in
     backoff = settings.SIMULATION_RETRY_BACKOFF * 2 ** min(task.request.retries, 6)
     raise task.retry(
         args=(batch_id, chunk_index),
-        kwargs={"count_attempt": True, "transient": transient},
+        kwargs={"count_attempt": True, "transient": transient, "token": token},
         exc=exc,
         countdown=min(backoff, 60),
     ) from None

@@ -22,9 +22,9 @@ log = logging.getLogger(__name__)
 CHUNK_TASK = "play.tasks.simulation_chunk_run"
 
 
-def publish_chunk(batch_id: int, index: int, *, priority: int) -> None:
-    """Send one chunk's message, served by priority (0 first)."""
-    app.send_task(CHUNK_TASK, args=(batch_id, index), priority=priority)
+def publish_chunk(batch_id: int, index: int, *, priority: int, token: str) -> None:
+    """Send one chunk's message, served by priority (0 first), carrying the chunk's live token."""
+    app.send_task(CHUNK_TASK, args=(batch_id, index), kwargs={"token": token}, priority=priority)
 
 
 def queue_names() -> list[str]:
@@ -35,8 +35,11 @@ def queue_names() -> list[str]:
     return [queue if step == 0 else f"{queue}{sep}{step}" for step in steps]
 
 
-def message_batch(raw: bytes) -> int | None:
-    """Return the batch id of a chunk task message as kombu stores it in Redis, else None."""
+def message_chunk(raw: bytes) -> tuple[int, str] | None:
+    """Return (batch id, token) of a chunk task message as kombu stores it, else None.
+
+    A message published before chunks had tokens carries the token "".
+    """
     try:
         message = json.loads(raw)
         if message.get("headers", {}).get("task") != CHUNK_TASK:
@@ -44,10 +47,67 @@ def message_batch(raw: bytes) -> int | None:
         body = message["body"]
         if message.get("properties", {}).get("body_encoding") == "base64":
             body = base64.b64decode(body)
-        args = json.loads(body)[0]
-        return int(args[0])
-    except (ValueError, KeyError, IndexError, TypeError):
+        args, kwargs = json.loads(body)[:2]
+        return int(args[0]), str(kwargs.get("token") or "")
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
         return None
+
+
+def message_batch(raw: bytes) -> int | None:
+    """Return the batch id of a chunk task message, else None."""
+    chunk = message_chunk(raw)
+    return chunk[0] if chunk else None
+
+
+def _broker() -> str | None:
+    """ "redis" or "filesystem": the brokers whose waiting messages can be read; else None."""
+    broker_url = str(app.conf.broker_url or "")
+    if broker_url.startswith(("redis://", "rediss://")):
+        return "redis"
+    if broker_url.startswith("filesystem://"):
+        return "filesystem"
+    return None
+
+
+def _message_files() -> list[Path]:
+    """The filesystem broker's waiting chunk messages (kombu: `<time>_<uuid>.<queue>.msg`)."""
+    options = app.conf.broker_transport_options or {}
+    folder = options.get("data_folder_out") or options.get("data_folder_in")
+    if not folder:
+        return []
+    queues = {f"{name}.msg" for name in queue_names()}
+    try:
+        names = sorted(os.listdir(folder))
+    except FileNotFoundError:
+        return []
+    return [Path(folder) / name for name in names if name.partition(".")[2] in queues]
+
+
+def waiting_tokens() -> set[str] | None:
+    """Return the tokens of the chunk messages waiting in the broker, not yet delivered.
+
+    None when this broker cannot be read (or is down): the caller must then assume any
+    published message may still be waiting.
+    """
+    try:
+        broker = _broker()
+        if broker == "redis":
+            with app.connection_for_read() as conn:
+                client = conn.default_channel.client
+                raws = [raw for name in queue_names() for raw in client.lrange(name, 0, -1)]
+        elif broker == "filesystem":
+            raws = []
+            for path in _message_files():
+                try:
+                    raws.append(path.read_bytes())
+                except OSError:  # a worker took it meanwhile
+                    continue
+        else:
+            return None
+    except Exception as exc:
+        log.info("Waiting chunk messages unknown: %s", exc)
+        return None
+    return {chunk[1] for chunk in map(message_chunk, raws) if chunk}
 
 
 def purge_batch(batch_id: int) -> int | None:
@@ -60,10 +120,10 @@ def purge_batch(batch_id: int) -> int | None:
     (its batch is no longer active); another broker removes nothing (None), and the window's
     few messages are skipped the same way when delivered.
     """
-    broker_url = str(app.conf.broker_url or "")
-    if broker_url.startswith(("redis://", "rediss://")):
+    broker = _broker()
+    if broker == "redis":
         return _purge_redis(batch_id)
-    if broker_url.startswith("filesystem://"):
+    if broker == "filesystem":
         return _purge_filesystem(batch_id)
     return None
 
@@ -80,21 +140,8 @@ def _purge_redis(batch_id: int) -> int:
 
 
 def _purge_filesystem(batch_id: int) -> int:
-    """Remove the batch's message files (kombu names them `<time>_<uuid>.<queue>.msg`)."""
-    options = app.conf.broker_transport_options or {}
-    folder = options.get("data_folder_out") or options.get("data_folder_in")
-    if not folder:
-        return 0
-    queues = {f"{name}.msg" for name in queue_names()}
     removed = 0
-    try:
-        names = sorted(os.listdir(folder))
-    except FileNotFoundError:
-        return 0
-    for name in names:
-        if name.partition(".")[2] not in queues:
-            continue
-        path = Path(folder) / name
+    for path in _message_files():
         try:
             raw = path.read_bytes()
         except OSError:  # a worker took it meanwhile
@@ -107,17 +154,3 @@ def _purge_filesystem(batch_id: int) -> int:
             continue
         removed += 1
     return removed
-
-
-def queue_length() -> int | None:
-    """Messages waiting in the chunk queue (None if the broker cannot tell or is down)."""
-    try:
-        with app.connection_for_read() as conn:
-            channel = conn.default_channel
-            # Not passive: an empty Redis queue has no key, and a passive declare would fail.
-            return channel.queue_declare(
-                queue=settings.CELERY_TASK_DEFAULT_QUEUE, durable=True, auto_delete=False
-            ).message_count
-    except Exception as exc:
-        log.info("Chunk queue length unknown: %s", exc)
-        return None

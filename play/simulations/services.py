@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import timedelta
@@ -245,20 +246,24 @@ def waiting_chunks():
 
 
 def queue_chunks(batch_id: int, indexes, *, priorities: dict[int, int] | None = None) -> None:
-    """Publish chunk messages, each with a priority from its owner's messages already waiting.
+    """Publish chunk messages, each with a new live token and a fair-share priority.
 
-    Fair sharing between users: an owner's n-th waiting message gets priority
-    n // SIMULATION_FAIR_STEP (0 is served first, at most 9), so one user's big batch fills the
-    low priorities while another user's small batch still starts within a few chunks. Each
-    chunk row keeps its message's priority and publish time (`priority`, `queued_at`), from
-    which `selectors.batch_queue_position` counts exactly the messages served before a batch.
-    Priorities need the Redis broker (queue order strategy "priority"); the filesystem broker
-    of `make run` ignores them. `priorities` (index -> priority) says the caller has already
-    written them with `queued_at` (`batch_top_up` does, in its claim).
+    Each chunk row takes the token of the message now published (`message_token`): a copy
+    published before, still waiting or redelivered later, no longer matches and is skipped
+    without using an attempt (`chunk_run`). Fair sharing between users: an owner's n-th
+    waiting message gets priority n // SIMULATION_FAIR_STEP (0 is served first, at most 9), so
+    one user's big batch fills the low priorities while another user's small batch still
+    starts within a few chunks. Each chunk row keeps its message's priority and publish time
+    (`priority`, `queued_at`), from which `selectors.batch_queue_position` counts exactly the
+    messages served before a batch. Priorities need the Redis broker (queue order strategy
+    "priority"); the filesystem broker of `make run` ignores them. `priorities` (index ->
+    priority) says the caller has already written them with `queued_at` (`batch_top_up` does,
+    in its claim).
     """
     indexes = list(indexes)
     if not indexes:
         return
+    published = {}  # the publish time and priority to write, unless the caller wrote them
     if priorities is None:
         owner_id = SimulationBatch.objects.values_list("owner_id", flat=True).get(pk=batch_id)
         queued_before = (
@@ -267,17 +272,20 @@ def queue_chunks(batch_id: int, indexes, *, priorities: dict[int, int] | None = 
             .exclude(batch_id=batch_id, index__in=indexes)
             .count()
         )
-        priorities = {}
-        for position, index in enumerate(indexes):
-            priorities[index] = fair_priority(queued_before + position)
-            SimulationChunk.objects.filter(batch_id=batch_id, index=index).update(
-                queued_at=timezone.now(), priority=priorities[index]
-            )
+        priorities = {
+            index: fair_priority(queued_before + position) for position, index in enumerate(indexes)
+        }
+        published = {"queued_at": timezone.now()}
     for index in indexes:
+        token = new_token()
+        fields = {**published, "priority": priorities[index]} if published else {}
+        SimulationChunk.objects.filter(batch_id=batch_id, index=index).update(
+            message_token=token, **fields
+        )
         # Sent once the rows saying so are committed (at once in a worker's autocommit), so a
-        # message never names a chunk whose queued_at a rollback undid.
+        # message never names a chunk whose token or queued_at a rollback undid.
         transaction.on_commit(
-            partial(queue.publish_chunk, batch_id, index, priority=priorities[index])
+            partial(queue.publish_chunk, batch_id, index, priority=priorities[index], token=token)
         )
 
 
@@ -289,30 +297,45 @@ def batch_share_link_revoke(*, batch: SimulationBatch) -> str:
 
 
 def batch_cancel(*, batch: SimulationBatch) -> bool:
-    """Cancel an active batch and take its waiting messages out of the broker.
+    """Cancel an active batch, fix its partial results, and take its waiting messages out.
 
-    Return whether it was active. At most a window of its messages is out (`batch_top_up`);
-    they are removed from the Redis lists at once, so no other user's batch waits behind
-    them. Should the broker be unreachable, those few are skipped by the workers in one query
-    each.
+    Return whether it was cancelled. Under a lock on the batch row, every chunk not finished
+    yet is marked `cancelled`: a result computed after that is kept in `late_result` and never
+    counted, so the partial figures shown are those of the chunks finished before the cancel
+    and do not grow afterwards. A batch whose every chunk had already finished is marked done
+    instead (it was complete before the cancel took effect). At most a window of its messages
+    is out (`batch_top_up`); they are removed from Redis at once, so no other user's batch
+    waits behind them. Should the broker be unreachable, those few are skipped by the workers
+    in one query each.
     """
-    cancelled = bool(
-        SimulationBatch.objects.filter(pk=batch.pk, status__in=SimulationBatch.ACTIVE).update(
+    with transaction.atomic():
+        active = (
+            SimulationBatch.objects.select_for_update()
+            .filter(pk=batch.pk, status__in=SimulationBatch.ACTIVE)
+            .exists()
+        )
+        if not active:
+            return False
+        frozen = SimulationChunk.objects.filter(batch_id=batch.pk, finished_at__isnull=True).update(
+            cancelled=True
+        )
+        if not frozen:
+            batch_finish_if_complete(batch_id=batch.pk)
+            return False
+        SimulationBatch.objects.filter(pk=batch.pk).update(
             status=SimulationBatch.Status.CANCELLED, finished_at=timezone.now()
         )
-    )
-    if cancelled:
-        try:
-            removed = queue.purge_batch(batch.pk)
-        except Exception as exc:  # the broker is down: the few messages left are no-ops
-            log.warning("Batch %s cancelled; its messages were not purged (%s)", batch.pk, exc)
-        else:
-            if removed is not None:  # what is left of the batch no longer waits in the broker
-                SimulationChunk.objects.filter(
-                    batch_id=batch.pk, finished_at__isnull=True, last_attempt_at__isnull=True
-                ).update(queued_at=None)
-            log.info("Batch %s cancelled; %s queued message(s) removed", batch.pk, removed or 0)
-    return cancelled
+    try:
+        removed = queue.purge_batch(batch.pk)
+    except Exception as exc:  # the broker is down: the few messages left are no-ops
+        log.warning("Batch %s cancelled; its messages were not purged (%s)", batch.pk, exc)
+    else:
+        if removed is not None:  # what is left of the batch no longer waits in the broker
+            SimulationChunk.objects.filter(
+                batch_id=batch.pk, finished_at__isnull=True, last_attempt_at__isnull=True
+            ).update(queued_at=None)
+        log.info("Batch %s cancelled; %s queued message(s) removed", batch.pk, removed or 0)
+    return True
 
 
 def batch_fail(*, batch_id: int, reason: str) -> None:
@@ -321,25 +344,40 @@ def batch_fail(*, batch_id: int, reason: str) -> None:
     )
 
 
-def chunk_run(*, batch_id: int, index: int, count_attempt: bool = True) -> bool:
+def chunk_run(
+    *,
+    batch_id: int,
+    index: int,
+    count_attempt: bool = True,
+    token: str | None = None,
+    on_claim: Callable[[], None] | None = None,
+) -> bool:
     """Compute one chunk and record it; return False when there was nothing to do.
 
     Safe to run any number of times: a chunk already finished, or of a batch no longer
     active, is skipped; the result write is a conditional UPDATE the first finisher wins.
     A chunk found finished also finishes its batch if it was the last one: the worker that
     wrote it may have died (or lost its connection) before marking the batch done.
-    `count_attempt=False` is a retry after an infrastructure error, which is not the chunk's
-    fault and does not use up its SIMULATION_MAX_ATTEMPTS.
+    Only the chunk's live message claims it: a message's `token` must be the row's
+    `message_token`, so a copy the reconciler replaced is skipped and uses no attempt (messages
+    published before chunks had tokens carry none, and claim as before). Each claim counts one
+    attempt, except `count_attempt=False`: a retry of an attempt already counted, after an
+    infrastructure error that is not the chunk's fault. `on_claim` is called once the claim
+    (and its count) is committed, so the caller knows whether a retry repeats it.
     """
     batch = SimulationBatch.objects.filter(pk=batch_id).first()
     if batch is None or not batch.is_active:
         log.info("Chunk %s of batch %s skipped: the batch is not active", index, batch_id)
         return False
     now = timezone.now()
-    claimed = SimulationChunk.objects.filter(
-        batch_id=batch_id, index=index, finished_at__isnull=True
-    ).update(attempts=F("attempts") + (1 if count_attempt else 0), last_attempt_at=now)
+    live = SimulationChunk.objects.filter(
+        batch_id=batch_id, index=index, finished_at__isnull=True, cancelled=False
+    )
+    if token is not None:  # a message's copy (a direct call, as by a command, has no token)
+        live = live.filter(message_token=token)
+    claimed = live.update(attempts=F("attempts") + (1 if count_attempt else 0), last_attempt_at=now)
     if not claimed:
+        log.info("Chunk %s of batch %s skipped: finished, or a replaced copy", index, batch_id)
         batch_finish_if_complete(batch_id=batch_id)
         # the worker that wrote it may have died before this
         batch_top_up(batch_id=batch_id, owner_id=batch.owner_id)
@@ -350,6 +388,8 @@ def chunk_run(*, batch_id: int, index: int, count_attempt: bool = True) -> bool:
     chunk = SimulationChunk.objects.annotate(first_of_opponent=~Exists(earlier)).get(
         batch_id=batch_id, index=index
     )
+    if on_claim is not None:
+        on_claim()
     if chunk.attempts > settings.SIMULATION_MAX_ATTEMPTS:
         reason = (
             f"Chunk {index} failed {chunk.attempts - 1} times; giving up. "
@@ -378,8 +418,12 @@ def chunk_run(*, batch_id: int, index: int, count_attempt: bool = True) -> bool:
     # and BEGIN and COMMIT would be two more round trips for every other chunk.
     with transaction.atomic() if logs else nullcontext():
         won = SimulationChunk.objects.filter(
-            batch_id=batch_id, index=index, finished_at__isnull=True
+            batch_id=batch_id, index=index, finished_at__isnull=True, cancelled=False
         ).update(result=result, finished_at=timezone.now())  # errors stay on the row
+        if not won:  # cancelled meanwhile: kept apart, never counted in the partial results
+            SimulationChunk.objects.filter(
+                batch_id=batch_id, index=index, cancelled=True, late_result__isnull=True
+            ).update(late_result=result)
         if won and logs:
             MatchLog.objects.bulk_create(
                 [
@@ -465,8 +509,9 @@ def batches_reconcile(*, stall_seconds: int | None = None) -> int:
     """Re-queue unfinished chunks of active batches that nobody has touched for a while.
 
     A chunk whose worker died (kill -9, a lost node) is redelivered by the broker only after
-    its visibility timeout; this makes stalled batches move again sooner. Running a chunk
-    twice is harmless, so re-queueing is safe. Returns the number of chunks re-queued.
+    its visibility timeout; this makes stalled batches move again sooner. A re-queued chunk
+    gets a new live token, so the old copy, should it still come, uses no attempt. Returns the
+    number of chunks re-queued or published.
     """
     stall = stall_seconds if stall_seconds is not None else settings.SIMULATION_STALL_SECONDS
     cutoff = timezone.now() - timedelta(seconds=stall)
@@ -481,16 +526,28 @@ def batches_reconcile(*, stall_seconds: int | None = None) -> int:
     active = SimulationChunk.objects.filter(
         batch__status__in=SimulationBatch.ACTIVE, finished_at__isnull=True
     )
-    # Claimed chunks whose lease expired: their worker stopped renewing it (chunk_lease).
-    stalled = Q(last_attempt_at__lt=cutoff)
-    # Published but never claimed: re-queued only when the chunk queue is empty, so chunks that
-    # are simply waiting behind a backlog are not queued a second time (the queue once doubled).
-    if queue.queue_length() == 0:
-        stalled |= Q(last_attempt_at__isnull=True, queued_at__lt=cutoff)
-    pairs = list(active.filter(stalled).values_list("batch_id", "index"))
+    # Claimed chunks whose lease expired: their worker stopped renewing it (chunk_lease). The
+    # broker would redeliver that message only after its visibility timeout; the new message's
+    # token makes that copy a no-op.
+    pairs = list(active.filter(last_attempt_at__lt=cutoff).values_list("batch_id", "index"))
+    # Published, never claimed, and no longer waiting in the broker: the message was lost with
+    # the worker that had taken it (prefetched, or held for a retry). One still waiting, however
+    # long the backlog in front of it, is left alone; so is every one when the broker cannot say.
+    unclaimed = active.filter(last_attempt_at__isnull=True, queued_at__lt=cutoff)
+    if unclaimed.exists():
+        waiting = queue.waiting_tokens()
+        if waiting is not None:
+            pairs += [
+                (batch_id, index)
+                for batch_id, index, token in unclaimed.values_list(
+                    "batch_id", "index", "message_token"
+                )
+                if token not in waiting
+            ]
     for batch_id, index in pairs:
+        # Published anew and not claimed yet: from now on it is waited for like any message.
         SimulationChunk.objects.filter(batch_id=batch_id, index=index).update(
-            last_attempt_at=timezone.now()
+            last_attempt_at=None, queued_at=timezone.now()
         )
         queue_chunks(batch_id, [index])
     if pairs:

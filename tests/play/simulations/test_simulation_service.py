@@ -4,12 +4,13 @@ from datetime import timedelta
 from unittest.mock import patch
 
 import pytest
-from django.test import override_settings
+from django.db import OperationalError
+from django.test import TestCase, override_settings
 from django.utils import timezone
 
 from decks.models import Deck
 from play.models import MatchLog, SimulationBatch, SimulationChunk
-from play.simulations import selectors, services
+from play.simulations import kinds, selectors, services
 from tests.waits import wait_until
 
 pytestmark = pytest.mark.django_db
@@ -127,31 +128,119 @@ def test_a_chunk_over_its_attempts_fails_the_batch_with_a_reason(alice, decks, q
     assert "ValueError: boom" in batch.failure_reason
 
 
-def test_never_delivered_chunks_are_requeued_once_the_chunk_queue_is_empty(alice, decks, queued):
+def test_published_chunks_no_longer_waiting_in_the_broker_are_requeued(alice, decks, queued):
+    """Their messages were lost with the worker that had taken them (prefetched, unstarted)."""
     batch = make(alice, decks, runs=25)
     services.chunk_run(batch_id=batch.pk, index=0)
     queued.reset_mock()
-    with patch("play.simulations.queue.queue_length", return_value=0):
+    with patch("play.simulations.queue.waiting_tokens", return_value=set()):
         assert services.batches_reconcile(stall_seconds=0) == 2
     assert sorted(call.args[1][0] for call in queued.call_args_list) == [1, 2]
 
 
-def test_chunks_waiting_in_a_backlog_are_not_queued_a_second_time(
-    alice, decks, queued, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        make(alice, decks, runs=25)  # its three chunks are published on commit
-    queued.reset_mock()
-    for backlog in (7, None):  # messages waiting, or the broker cannot say
-        with patch("play.simulations.queue.queue_length", return_value=backlog):
-            assert services.batches_reconcile(stall_seconds=0) == 0
-    queued.assert_not_called()
+def published(owner, decks, runs):
+    """Create a batch whose messages are published (on commit) but never delivered."""
+    with patch("play.simulations.queue.publish_chunk") as publish:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            batch = make(owner, decks, runs=runs)
+    return batch, publish
+
+
+def test_chunks_waiting_in_a_backlog_are_not_queued_a_second_time(alice, decks):
+    batch, publish = published(alice, decks, runs=25)
+    tokens = set(batch.chunks.values_list("message_token", flat=True))
+    assert "" not in tokens and len(tokens) == 3  # each published message has its own token
+    assert {call.kwargs["token"] for call in publish.call_args_list} == tokens
+    with patch("play.simulations.queue.publish_chunk") as publish:
+        for waiting in (tokens | {"another"}, None):  # still waiting, or the broker can't say
+            with patch("play.simulations.queue.waiting_tokens", return_value=waiting):
+                assert services.batches_reconcile(stall_seconds=0) == 0
+    publish.assert_not_called()
+
+
+def test_a_replaced_copy_is_skipped_without_using_an_attempt(alice, decks):
+    """Issue #26: the reconciler's copy and the broker's redelivery never both count."""
+    batch, publish = published(alice, decks, runs=10)
+    old = publish.call_args.kwargs["token"]
+    with patch("play.simulations.queue.publish_chunk") as publish:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            with patch("play.simulations.queue.waiting_tokens", return_value=set()):
+                assert services.batches_reconcile(stall_seconds=0) == 1  # lost: re-queued
+    new = publish.call_args.kwargs["token"]
+    assert new != old
+    assert services.chunk_run(batch_id=batch.pk, index=0, token=old) is False
+    chunk = batch.chunks.get()
+    assert (chunk.attempts, chunk.finished_at) == (0, None)
+    assert services.chunk_run(batch_id=batch.pk, index=0, token=new) is True
+    assert batch.chunks.get().attempts == 1
+
+
+def test_a_chunk_claimed_then_stalled_is_waited_for_like_a_new_message_once_requeued(alice, decks):
+    """A re-queued message waiting behind a backlog longer than the stall time is not
+    re-queued again and again (each copy once used an attempt)."""
+    batch, _ = published(alice, decks, runs=10)
+    SimulationChunk.objects.filter(batch=batch).update(
+        attempts=1, last_attempt_at=timezone.now() - timedelta(hours=1)
+    )
+    with patch("play.simulations.queue.publish_chunk") as publish:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            assert services.batches_reconcile(stall_seconds=60) == 1
+        token = publish.call_args.kwargs["token"]
+        SimulationChunk.objects.filter(batch=batch).update(
+            queued_at=timezone.now() - timedelta(hours=1)
+        )
+        with patch("play.simulations.queue.waiting_tokens", return_value={token}):
+            assert services.batches_reconcile(stall_seconds=60) == 0
+    chunk = batch.chunks.get()
+    assert (chunk.attempts, chunk.last_attempt_at, chunk.message_token) == (1, None, token)
+
+
+def test_a_retry_after_an_error_before_the_claim_still_counts_its_attempt(alice, decks, queued):
+    """Issue #26: chunks finished with attempts = 0 after database errors before the claim."""
+    batch = make(alice, decks, runs=10)
+    claims = []
+    with patch.object(SimulationChunk.objects, "filter", side_effect=OperationalError("down")):
+        with pytest.raises(OperationalError):
+            services.chunk_run(batch_id=batch.pk, index=0, on_claim=lambda: claims.append(1))
+    assert claims == []  # so the task's retry keeps count_attempt=True
+    services.chunk_run(batch_id=batch.pk, index=0, on_claim=lambda: claims.append(1))
+    assert claims == [1] and batch.chunks.get().attempts == 1
+
+
+def test_a_cancel_fixes_the_partial_results_and_a_later_result_is_kept_apart(alice, decks, queued):
+    batch = make(alice, decks, runs=30)  # 3 chunks
+    services.chunk_run(batch_id=batch.pk, index=0)
+    real_run = kinds.get("goldfish").run_chunk
+
+    def cancelled_meanwhile(**kwargs):
+        assert services.batch_cancel(batch=batch) is True  # the cancel lands mid-chunk
+        return real_run(**kwargs)
+
+    with patch.object(kinds.get("goldfish"), "run_chunk", side_effect=cancelled_meanwhile):
+        assert services.chunk_run(batch_id=batch.pk, index=1) is False
+    batch.refresh_from_db()
+    results, partial = selectors.batch_shown_results(batch)
+    assert batch.status == "cancelled"
+    assert partial == {"runs": 10, "planned": 30, "chunks": 1, "chunk_count": 3}
+    late = batch.chunks.get(index=1)
+    assert late.finished_at is None and late.cancelled and late.late_result["runs"] == 10
+    assert services.chunk_run(batch_id=batch.pk, index=2) is False  # skipped, nothing counted
+    assert selectors.batch_shown_results(batch)[1] == partial
+
+
+def test_cancelling_a_batch_whose_chunks_all_finished_marks_it_done(alice, decks, queued):
+    batch = make(alice, decks, runs=20)
+    with patch("play.simulations.services.batch_finish_if_complete"):
+        run_all(batch)  # every chunk written; the worker died before marking the batch done
+    assert services.batch_cancel(batch=batch) is False
+    batch.refresh_from_db()
+    assert batch.status == "done" and batch.results["runs"] == 20
 
 
 def test_a_claimed_chunk_is_requeued_only_when_its_lease_expired(alice, decks, queued):
     batch = make(alice, decks, runs=10)
     SimulationChunk.objects.filter(batch=batch).update(attempts=1, last_attempt_at=timezone.now())
-    with patch("play.simulations.queue.queue_length", return_value=5):
+    with patch("play.simulations.queue.waiting_tokens", return_value={""}):
         assert services.batches_reconcile(stall_seconds=60) == 0  # lease still fresh
         SimulationChunk.objects.filter(batch=batch).update(
             last_attempt_at=timezone.now() - timedelta(seconds=61)
@@ -196,7 +285,7 @@ def test_the_reconciler_closes_an_active_batch_with_no_unfinished_chunk(alice, d
     with patch("play.simulations.services.batch_finish_if_complete"):
         run_all(batch)
     assert batch.status == "running"
-    with patch("play.simulations.queue.queue_length", return_value=0):
+    with patch("play.simulations.queue.waiting_tokens", return_value=set()):
         services.batches_reconcile(stall_seconds=0)
     batch.refresh_from_db()
     assert batch.status == "done" and batch.results["runs"] == 20
@@ -242,7 +331,7 @@ def test_a_big_batch_publishes_only_a_window_and_each_finished_chunk_the_next(
     # a worker died after writing chunk 1 and before topping up: the reconciler does it
     with patch("play.simulations.services.batch_top_up"):
         services.chunk_run(batch_id=batch.pk, index=1)
-    with patch("play.simulations.queue.queue_length", return_value=5):
+    with patch("play.simulations.queue.waiting_tokens", return_value={""}):
         assert services.batches_reconcile(stall_seconds=60) == 1
     assert [list(call.args[1]) for call in queued.call_args_list] == [[3]]
     queued_at = dict(batch.chunks.values_list("index", "queued_at"))
