@@ -12,4 +12,14 @@
     if (select) select.select();
     if (event.target.closest("[data-print]")) window.print();
   });
+  // The header's menu (base.html) is open wherever its links stand in the row (site.css shows
+  // them there without JavaScript too), so they are part of the page for every reader and tool;
+  // on a narrow screen it starts closed, one row.
+  var wide = window.matchMedia("(min-width: 1280px)");
+  function syncMenu() {
+    var menu = document.querySelector(".site-header .nav-menu");
+    if (menu) menu.open = wide.matches;
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", syncMenu); else syncMenu();
+  if (wide.addEventListener) wide.addEventListener("change", syncMenu);
 })();
