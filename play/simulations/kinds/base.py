@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from play.models import match_log_title
 from play.simulations import core as simulation
@@ -40,6 +41,9 @@ class BatchKind:
     keeps_logs = True  # whether a chunk keeps sample match logs for the replay viewer
     uses_decks = True  # False for kinds that play rule variants, not decks
     needs_opponent = False  # the request must name deck B
+    # The Simulate form's empty opponent choice, in this kind's words: a default only where
+    # one exists (goldfish), else a prompt to choose.
+    empty_opponent_label = gettext_lazy("Choose a deck")
     heading_template = "play/kinds/_deck_heading.html"
     results_template = "play/kinds/_match_results.html"
     both_sides_played = False  # the match results show deck B's goals beside deck A's
