@@ -59,6 +59,11 @@ class BatchKind:
         """Return a kept sample log's title."""
         return match_log_title(log)
 
+    def side_note(self, side: dict) -> str:
+        """Return what a sample match's list says of the side its chunk played (a lab cell or
+        variant); empty where the title says it all."""
+        return ""
+
     def chunk_size(self) -> int:
         """Return the runs per chunk (SIMULATION_CHUNK_SIZE may set it per kind)."""
         return settings.SIMULATION_CHUNK_SIZE.get(self.key) or getattr(settings, self.chunk_setting)
