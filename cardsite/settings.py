@@ -110,6 +110,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Innermost, so the 405 page it renders gets the CSRF cookie and messages like any page.
+    "cardsite.web.error_pages.MethodNotAllowedPageMiddleware",
 ]
 
 if not DEBUG:

@@ -7,6 +7,7 @@ saying what changed ("BS-012 is now the real card …"), so its owner sees it on
 
 from django.db.models import Q
 
+from catalog.models import Team
 from decks.legality import content_problems
 from decks.models import Deck, DeckEntry, DeckVersion
 from decks.selectors import cards_of, deck_content
@@ -30,8 +31,19 @@ def change_sentence(change) -> str:
         )
     parts = []
     for field in change.fields_changed():
-        parts.append(f"{field} {before.get(field)!s} → {after.get(field)!s}")
+        old, new = _said(field, before.get(field)), _said(field, after.get(field))
+        parts.append(f"{field} {old} → {new}")
     return f"{change.card_id} changed in the catalog: " + "; ".join(parts) + "."
+
+
+def _said(field: str, value) -> str:
+    """Return a field's value as a reader knows it: a club by its name, nothing as "—"."""
+    if value in (None, ""):
+        return "—"
+    if field == "team":
+        team = Team.objects.filter(code=value).first()
+        return team.name if team else str(value)
+    return str(value)
 
 
 def decks_holding(card_ids: set[str]):

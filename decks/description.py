@@ -2,8 +2,11 @@
 
 Markdown (already a dependency) turns the text into HTML; nh3 then keeps only a small list of
 tags and attributes and only http(s)/mailto links, so a script, an event handler or a
-`javascript:` link never reaches another user's browser.
+`javascript:` link never reaches another user's browser. A link whose target nh3 removed is
+left as its text, not as a link that goes nowhere.
 """
+
+import re
 
 import markdown
 import nh3
@@ -14,6 +17,8 @@ ALLOWED_TAGS = {
     "h3", "h4", "h5", "h6", "a", "hr", "table", "thead", "tbody", "tr", "th", "td", "del",
 }  # fmt: skip
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "th": {"align"}, "td": {"align"}}
+# An <a> of nh3's output without an href (links cannot nest, so the first </a> closes it).
+LINK_WITHOUT_TARGET = re.compile(r"<a(?![^>]*\shref=)[^>]*>(.*?)</a>", re.S)
 
 
 def description_html(text: str) -> SafeString:
@@ -33,4 +38,5 @@ def description_html(text: str) -> SafeString:
         url_schemes={"http", "https", "mailto"},
         link_rel="nofollow noopener noreferrer",
     )
+    clean = LINK_WITHOUT_TARGET.sub(r"\1", clean)
     return mark_safe(clean)  # noqa: S308 - nh3 has just sanitised it

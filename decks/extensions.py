@@ -2,7 +2,9 @@
 (ARCHITECTURE.md: decks/ may import only the engine's pure legality function).
 
 `deck_page_sections` holds callables `(request, deck, *, is_legal) -> {"template": str,
-"data": object}` or None; the deck page includes each returned template with `data`.
+"data": object}` or None; the deck page includes each returned template with `data`, below
+the deck's actions, or below the deck itself when the section also says `"after_deck": True`
+(what reads the deck rather than acts on it, e.g. the viewer's collection against it).
 """
 
 from collections.abc import Callable

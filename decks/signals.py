@@ -102,6 +102,7 @@ def deck_collection_section(request, deck, *, is_legal):
     missing = deck_missing(deck_content(deck), request.user)
     return {
         "template": "decks/collection/_deck_section.html",
+        "after_deck": True,
         "data": {
             "deck": deck,
             "missing": missing,

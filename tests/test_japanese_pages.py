@@ -125,6 +125,16 @@ def test_main_pages_in_japanese_have_no_english_ui_text(ja_client, path):
     assert english_in(page.content.decode(), _data_words()) == []
 
 
+@pytest.mark.parametrize(
+    ("path", "status"),
+    [("/cards/NO-SUCH-CARD/", 404), ("/review/", 403), ("/collection/settings/", 405)],
+)
+def test_error_pages_in_japanese_have_no_english_ui_text(ja_client, path, status):
+    page = ja_client.get(path)
+    assert page.status_code == status
+    assert english_in(page.content.decode(), _data_words()) == []
+
+
 def test_deck_problems_on_the_builder_are_japanese(ja_client):
     page = ja_client.post("/decks/builder/preview/", {"draft": '{"deck": {"BS-012": 3}}'})
     body = page.content.decode()

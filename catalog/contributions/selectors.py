@@ -69,7 +69,7 @@ def proposal_review(proposal: CardProposal) -> dict:
     return {
         "card": card,
         "diff": field_diff(now, proposal_result(proposal)),
-        "scans": {scan.side: scan for scan in proposal.scans.all()},
+        "scans": by_side(proposal.scans.all()),
         "card_scans": card_scans(card) if card else {},
         "beside": proposals_beside(proposal),
     }
@@ -84,12 +84,17 @@ def proposal_result(proposal: CardProposal) -> dict:
     return {**row, "team": row["team_id"] or ""}
 
 
+def by_side(scans) -> dict:
+    """Return the newest of the scans for each side, the front first ({"front": …, "back": …})."""
+    newest = {}
+    for scan in sorted(scans, key=lambda s: (s.created_at, s.id), reverse=True):
+        newest.setdefault(scan.side, scan)
+    return {side: newest[side] for side in CardScan.Side.values if side in newest}
+
+
 def card_scans(card: Card) -> dict:
-    """Return the card's newest scan of each side ({"front": scan, "back": scan})."""
-    scans = {}
-    for scan in CardScan.objects.filter(card=card).order_by("-created_at", "-id"):
-        scans.setdefault(scan.side, scan)
-    return scans
+    """Return the card's newest scan of each side, the front first."""
+    return by_side(CardScan.objects.filter(card=card))
 
 
 def card_history(card: Card):

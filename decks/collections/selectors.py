@@ -30,6 +30,14 @@ def owned_counts(user) -> dict[str, int]:
     return {row["card_id"]: row["n"] for row in rows}
 
 
+def plain_quantities(user, card_ids) -> dict[str, int]:
+    """Return {card id: copies} of the cards' plain rows (no condition or language: the grid's)."""
+    rows = CollectionEntry.objects.filter(
+        owner=user, card_id__in=list(card_ids), condition="", language=""
+    ).values_list("card_id", "quantity")
+    return dict(rows)
+
+
 def owned_card_ids_q(user, *, at_least: int = 1) -> Q:
     """Return a Card filter for the cards the user owns at least `at_least` copies of."""
     if not _signed_in(user):

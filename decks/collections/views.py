@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from cardsite.web.numbers import whole_number_or
@@ -78,12 +79,26 @@ def collection_grid_save(request):
             quantity = whole_number_or(str(item["quantity"]).strip(), 0)
             item["for_trade"] = min(entry.for_trade, quantity)
             item["wanted"] = entry.wanted
+    before = {card_id: entry.quantity for card_id, entry in existing.items()}
     try:
-        count = collection_entries_save(owner=request.user, items=items)
-        messages.success(request, _("Saved %(n)d cards.") % {"n": count})
+        collection_entries_save(owner=request.user, items=items)
     except CollectionError as exc:
         for message in exc.messages:
             messages.error(request, message)
+        return _back(request)
+    # The grid sends every card of the set: say how many the person changed, not the set's size.
+    after = sel.plain_quantities(request.user, [item["card"] for item in items])
+    changed = sum(
+        1 for card_id in set(before) | set(after) if before.get(card_id, 0) != after.get(card_id, 0)
+    )
+    if changed:
+        messages.success(
+            request,
+            ngettext("Saved: %(n)d card changed.", "Saved: %(n)d cards changed.", changed)
+            % {"n": changed},
+        )
+    else:
+        messages.info(request, _("Nothing to save: every quantity was as before."))
     return _back(request)
 
 

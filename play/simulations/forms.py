@@ -1,5 +1,7 @@
 """The Simulate form: kind, opponent deck, bots (strongest first), rule options, runs, seed."""
 
+import json
+
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -18,9 +20,7 @@ def deck_kind_choices() -> list[tuple[str, str]]:
 
 class SimulationForm(forms.Form):
     kind = forms.ChoiceField(choices=deck_kind_choices, initial="goldfish", label=_("Kind"))
-    deck_b = forms.ModelChoiceField(
-        queryset=None, required=False, label=_("Opponent deck"), empty_label=_("(default)")
-    )
+    deck_b = forms.ModelChoiceField(queryset=None, required=False, label=_("Opponent deck"))
     policy_a = forms.ChoiceField(choices=bot_choices, initial="greedy", label=_("Your policy"))
     policy_b = forms.ChoiceField(choices=bot_choices, initial="greedy", label=_("Opponent policy"))
     empty_timing = forms.ChoiceField(  # R-PLAY-4
@@ -52,6 +52,30 @@ class SimulationForm(forms.Form):
         )
         self.fields["deck_b"].queryset = (
             decks_listed_for(user).filter(is_legal=True).order_by("-is_sample", "name")
+        )
+        self._word_the_empty_opponent()
+
+    def _word_the_empty_opponent(self):
+        """Offer "(default)" only for a kind that has a default opponent (goldfish); site.js
+        rewords the choice, and requires one, as the kind changes."""
+        deck_kinds = [kind for kind in kinds.all_kinds() if kind.uses_decks]
+        chosen = kinds.get(
+            (self.data.get("kind") if self.is_bound else None)
+            or self.initial.get("kind")
+            or self.fields["kind"].initial
+        )
+        field = self.fields["deck_b"]
+        if chosen is not None and chosen.uses_decks:
+            field.empty_label = chosen.empty_opponent_label
+        field.widget.attrs.update(
+            {
+                "data-empty-follows": "kind",
+                "data-empty-labels": json.dumps(
+                    {kind.key: str(kind.empty_opponent_label) for kind in deck_kinds},
+                    ensure_ascii=False,
+                ),
+                "data-required-for": " ".join(k.key for k in deck_kinds if k.needs_opponent),
+            }
         )
 
     def clean(self):

@@ -80,7 +80,7 @@ def _batch_context(batch, *, shared: bool, request=None) -> dict:
         "kind": kind,
         "against": kind.against_text(batch),
         "progress": selectors.batch_progress(batch),
-        "sample_logs": selectors.sample_logs(batch),
+        "sample_logs": selectors.sample_logs_noted(batch),
         "shared": shared,
         "results": results,
         "partial": partial,

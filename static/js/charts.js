@@ -134,11 +134,22 @@
             backgroundColor: cells.map(function (c) { return c.figures.margin.value >= 0 ? green : amber; })
           }]
         },
-        options: { animation: false, plugins: { legend: { display: false } } },
+        options: { animation: false, plugins: { legend: { display: false } }, scales: { y: spanning(cells.map(function (c) { return c.figures.margin; })) } },
         plugins: [intervalBars]
       };
     }
   };
+  // A y axis that holds every bar and both ends of its interval (the scale fitted the bars
+  // alone, so a whisker above the highest bar was cut off), with a little room beyond.
+  function spanning(figures) {
+    var ends = [0];
+    figures.forEach(function (f) {
+      [f.value].concat(f.interval || []).forEach(function (v) { if (typeof v === "number" && isFinite(v)) ends.push(v); });
+    });
+    var top = Math.max.apply(null, ends), bottom = Math.min.apply(null, ends);
+    var room = (top - bottom) * 0.05 || 1;
+    return { suggestedMax: top > 0 ? top + room : 0, suggestedMin: bottom < 0 ? bottom - room : 0 };
+  }
 
   function draw() {
     if (typeof Chart === "undefined") return;

@@ -12,4 +12,37 @@
     if (select) select.select();
     if (event.target.closest("[data-print]")) window.print();
   });
+  // A choice whose empty option depends on another field of its form (the Simulate form's
+  // opponent deck: a default for goldfish runs, none for PK shootouts): data-empty-labels maps
+  // the other field's values to the empty option's words, data-required-for lists the values
+  // that need a choice.
+  function followChoice(select) {
+    var other = select.form && select.form.elements[select.dataset.emptyFollows];
+    if (!other) return;
+    var labels = JSON.parse(select.dataset.emptyLabels || "{}");
+    var empty = select.querySelector("option[value='']");
+    if (empty && labels[other.value]) empty.textContent = labels[other.value];
+    select.required = (select.dataset.requiredFor || "").split(" ").indexOf(other.value) >= 0;
+  }
+  function followChoices() {
+    document.querySelectorAll("select[data-empty-follows]").forEach(followChoice);
+  }
+  document.addEventListener("change", function (event) {
+    if (!event.target.form || !event.target.name) return;
+    event.target.form.querySelectorAll("select[data-empty-follows]").forEach(function (select) {
+      if (select.dataset.emptyFollows === event.target.name) followChoice(select);
+    });
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", followChoices); else followChoices();
+
+  // The header's menu (base.html) is open wherever its links stand in the row (site.css shows
+  // them there without JavaScript too), so they are part of the page for every reader and tool;
+  // on a narrow screen it starts closed, one row.
+  var wide = window.matchMedia("(min-width: 1280px)");
+  function syncMenu() {
+    var menu = document.querySelector(".site-header .nav-menu");
+    if (menu) menu.open = wide.matches;
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", syncMenu); else syncMenu();
+  if (wide.addEventListener) wide.addEventListener("change", syncMenu);
 })();

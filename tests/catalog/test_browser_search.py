@@ -116,3 +116,24 @@ def test_an_event_effect_has_its_own_readable_cell_under_the_headers(
     )
     assert cell_width > stats
     browser.save_screenshot(os.path.join(screenshot_dir, f"event-row-{width}.png"))
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_the_search_examples_fit_their_boxes_on_a_phone(live_server, browser, language):
+    catalog_load()
+    browser.get(live_server.url + "/")
+    browser.add_cookie({"name": "django_language", "value": language})
+    browser.set_window_size(390, 844)
+    room = """
+        const box = document.querySelector("main input[type=search][name=q]");
+        const style = getComputedStyle(box);
+        const pen = document.createElement("canvas").getContext("2d");
+        pen.font = style.font;
+        const inside = box.clientWidth - parseFloat(style.paddingLeft)
+            - parseFloat(style.paddingRight);
+        return [box.placeholder, pen.measureText(box.placeholder).width, inside];
+    """
+    for path in ("/", "/cards/"):
+        browser.get(live_server.url + path)
+        placeholder, width, inside = browser.execute_script(room)
+        assert placeholder and width <= inside, (path, placeholder, width, inside)

@@ -22,6 +22,15 @@ def test_home_lists_the_sets_and_products(lang_client):
     assert "sample" in html.lower() or "サンプル" in html
 
 
+def test_the_home_page_asks_visitors_to_help_enter_the_real_cards(lang_client):
+    client, lang = lang_client
+    body = client.get("/").content.decode()
+    assert "import_cards" not in body  # a command is for the README, not for visitors
+    assert 'href="#progress"' in body and 'href="/cards/propose/"' in body
+    words = "Help enter the real ones" if lang == "en" else "本物のカードの登録にご協力ください"
+    assert words in body
+
+
 def test_set_page_lists_its_cards(lang_client):
     client, _ = lang_client
     response = client.get("/sets/JP/")

@@ -113,6 +113,23 @@ def test_an_accepted_scan_appears_on_the_card_page(alice, alice_client, bob, cli
     assert scan.card_id == "BS-012" and scan.normal.url in page and scan.thumbnail.url in page
 
 
+def test_the_front_scan_is_shown_before_the_back(alice, alice_client, bob, client):
+    from catalog.contributions.services import proposal_accept
+
+    files = {"front": upload(jpeg()), "back": upload(jpeg(), name="back.jpg")}
+    alice_client.post("/cards/propose/", {**FORM, **files})
+    front, back = (CardScan.objects.get(side=side) for side in ("front", "back"))
+    assert back.created_at >= front.created_at  # the newest first would put the back first
+    proposal = CardProposal.objects.get()
+    page = alice_client.get(proposal.get_absolute_url()).content.decode()
+    assert page.index(front.normal.url) < page.index(back.normal.url)
+    bob.is_staff = True
+    bob.save()
+    proposal_accept(proposal=proposal, reviewer=bob)
+    page = client.get("/cards/BS-012/").content.decode()
+    assert page.index(front.normal.url) < page.index(back.normal.url)
+
+
 def test_the_s3_setting_selects_django_storages(monkeypatch):
     import importlib
 

@@ -73,3 +73,32 @@ def test_five_main_pages_in_japanese_at_phone_width(live_server, browser):
     caption = browser.find_element(By.CSS_SELECTOR, ".chart-figure figcaption").rect
     heading = browser.find_element(By.CSS_SELECTOR, "#odds h2").rect
     assert caption["y"] + caption["height"] <= heading["y"]
+
+
+def test_badges_and_headings_of_deck_tables_keep_to_one_line_in_japanese_on_a_phone(
+    live_server, browser
+):
+    catalog_load()
+    browser.get(live_server.url + "/decks/")
+    browser.add_cookie({"name": "django_language", "value": "ja"})
+    browser.set_window_size(390, 844)
+    browser.get(live_server.url + "/decks/")
+    WebDriverWait(browser, 15).until(
+        EC.presence_of_element_located((By.CSS_SELECTOR, "table.deck-index .badge"))
+    )
+    # Japanese may break between any two characters: a squeezed column stacked 適正 and
+    # サンプルデッキ one character a line.
+    broken = browser.execute_script(
+        """
+        const lines = (e) => {
+            const range = document.createRange();
+            range.selectNodeContents(e);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        };
+        const cells = "table.deck-index .badge, table.deck-index th";
+        return [...document.querySelectorAll(cells)]
+            .filter((e) => lines(e) > 1)
+            .map((e) => e.textContent.trim());
+        """
+    )
+    assert broken == []

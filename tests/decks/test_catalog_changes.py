@@ -175,3 +175,27 @@ def test_an_admin_edit_records_a_revision_and_re_validates_decks(alice, legal_co
     assert bad.status_code == 200 and Card.objects.get(id=card.id).name == "Admin Fixed"
     delete = client.post(f"/admin/catalog/card/{card.id}/delete/", {"post": "yes"})
     assert Card.objects.filter(id=card.id).exists() and delete.status_code in (200, 302)
+
+
+def test_a_club_change_names_the_clubs_not_their_codes(alice, legal_content, tmp_path):
+    from catalog.models import Team
+
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    card = Card.objects.get(id=sorted(legal_content.deck)[0])
+    row = {
+        "set": "BS",
+        "number": card.number,
+        "name": card.name,
+        "kind": card.kind,
+        "position": card.position,
+        "person": card.person,
+        "shoot": card.shoot,
+        "keep": card.keep,
+        "defense": card.defense,
+        "team": "",
+    }
+    call_command("import_cards", real_file(tmp_path, [row]))  # now the real card, no club
+    call_command("import_cards", real_file(tmp_path, [{**row, "team": "kashima"}]))
+    summary = deck.versions.order_by("-number").first().summary
+    club = Team.objects.get(code="kashima").name
+    assert f"team — → {club}" in summary and "→ kashima" not in summary

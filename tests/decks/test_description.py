@@ -22,10 +22,14 @@ def test_event_handler_attributes_are_stripped():
     assert 'href="https://example.com"' in html
 
 
-def test_javascript_and_data_links_lose_their_target():
+def test_javascript_and_data_links_become_their_plain_text():
     html = description_html("[a](javascript:alert(1)) [b](data:text/html,hi) [c](JaVaScRiPt:x)")
     assert "javascript" not in html.lower() and "data:" not in html
-    assert ">a</a>" in html and ">c</a>" in html
+    # Not links that go nowhere: the words stay, as text.
+    assert html == "<p>a b c</p>"
+    mixed = description_html('[ok](https://jleague.jp) <a href="javascript:x" title="t">*no*</a>')
+    assert mixed.count("<a ") == 1 and 'href="https://jleague.jp"' in mixed
+    assert mixed.endswith(" <em>no</em></p>")
 
 
 def test_links_that_stay_get_nofollow_and_an_empty_text_gives_nothing():

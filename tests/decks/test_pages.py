@@ -498,3 +498,34 @@ def test_a_comment_only_deck_text_is_refused_by_the_import_page(alice_client, al
     )
     assert response.status_code == 400 and "only comments" in response.content.decode()
     assert not Deck.objects.filter(owner=alice).exists()
+
+
+def test_the_deck_page_shows_the_deck_its_legality_and_notices_before_the_collection(
+    alice, alice_client, legal_content
+):
+    # An illegal deck whose newest version came from a catalog change, seen by its owner, who
+    # owns none of its cards: the notice and the problems first, the collection folded last.
+    content = replace(legal_content, goalkeeper=None)
+    deck = deck_create(owner=alice, name="Changed", content=content)
+    deck.versions.create(
+        number=2,
+        name=deck.name,
+        summary="BS-012 changed in the catalog.",
+        content=content.to_json(),
+        is_legal=False,
+        catalog_change=True,
+    )
+    body = alice_client.get(deck.get_absolute_url()).content.decode()
+    places = [
+        body.index(mark)
+        for mark in (
+            'id="catalog-notice"',
+            'class="problems-box"',
+            'class="deck-layout"',
+            'id="collection-missing"',
+        )
+    ]
+    assert places == sorted(places)
+    assert '<details class="deck-collection" id="collection-missing">' in body
+    notice = body[places[0] - 60 : places[1]]
+    assert "style=" not in notice  # the CSP drops style attributes: the notice uses a class

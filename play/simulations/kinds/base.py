@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from play.models import match_log_title
 from play.simulations import core as simulation
@@ -40,6 +41,9 @@ class BatchKind:
     keeps_logs = True  # whether a chunk keeps sample match logs for the replay viewer
     uses_decks = True  # False for kinds that play rule variants, not decks
     needs_opponent = False  # the request must name deck B
+    # The Simulate form's empty opponent choice, in this kind's words: a default only where
+    # one exists (goldfish), else a prompt to choose.
+    empty_opponent_label = gettext_lazy("Choose a deck")
     heading_template = "play/kinds/_deck_heading.html"
     results_template = "play/kinds/_match_results.html"
     both_sides_played = False  # the match results show deck B's goals beside deck A's
@@ -54,6 +58,11 @@ class BatchKind:
     def log_title(self, log: dict) -> str:
         """Return a kept sample log's title."""
         return match_log_title(log)
+
+    def side_note(self, side: dict) -> str:
+        """Return what a sample match's list says of the side its chunk played (a lab cell or
+        variant); empty where the title says it all."""
+        return ""
 
     def chunk_size(self) -> int:
         """Return the runs per chunk (SIMULATION_CHUNK_SIZE may set it per kind)."""

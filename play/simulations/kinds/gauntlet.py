@@ -15,6 +15,7 @@ class GauntletKind(DeckKind):
     order = 40
     results_template = "play/kinds/_gauntlet_results.html"
     opponents_label = gettext_lazy("each prebuilt deck")
+    empty_opponent_label = gettext_lazy("(not used) every prebuilt deck plays")
 
     def opponent_decks(self, request):
         return [("deck_b", deck) for deck in deck_sides.prebuilt_decks()]

@@ -12,6 +12,7 @@ class GoldfishKind(DeckKind):
     key = "goldfish"
     label = gettext_lazy("Goldfish runs")
     order = 20
+    empty_opponent_label = gettext_lazy("(default) a prebuilt deck")
 
     def opponent_decks(self, request):
         return [("deck_b", request.deck_b or deck_sides.goldfish_deck())]

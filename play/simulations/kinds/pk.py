@@ -2,9 +2,10 @@
 
 import random
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from play.engine.pk import pk_shootout
+from play.engine.pk import pk_scores, pk_shoot, pk_shootout
 from play.simulations import core as simulation
 from play.simulations.kinds import register
 from play.simulations.kinds.base import DeckKind
@@ -55,6 +56,15 @@ class PkKind(DeckKind):
             [],
         )
 
+    def detail_context(self, batch, request) -> dict:
+        exact = (batch.results or {}).get("exact")
+        if exact not in (0.0, 1.0) or len(batch.sides) < 2:
+            return {}
+        side_a, side_b = (simulation.side_deck(side) for side in batch.sides[:2])
+        if exact == 1.0:
+            return {"pk_certain": certain_shootout_reason(winner=side_a, loser=side_b)}
+        return {"pk_certain": certain_shootout_reason(winner=side_b, loser=side_a)}
+
     def summarize_merged(self, merged, *, params):
         runs = merged.get("runs", 0)
         low, high = wilson_interval(merged["wins_a"], runs)
@@ -66,6 +76,28 @@ class PkKind(DeckKind):
             "scores": merged["scores"],
             "coin_tosses": merged["coin_tosses"],
         }
+
+
+def certain_shootout_reason(*, winner, loser) -> str:
+    """Return why the exact odds are 0 or 1: the loser never beats the winner's keeper."""
+    keeper = winner.shootout_goalkeeper
+    best = max((pk_shoot(card) for card in loser.cards), default=0)
+    scoring = sum(pk_scores(card, loser.shootout_goalkeeper) for card in winner.cards)
+    # R-PK-3: a kick scores only above the keeper's defense; R-PK-5: the shootout goes on
+    # until the side that can score does.
+    return gettext(
+        "No card of %(loser)s shoots past %(winner)s's PK goalkeeper %(keeper)s (defense "
+        "%(defense)s): its best shoot is %(best)s. %(winner)s scores with %(scoring)s of its "
+        "%(size)s cards, so it always wins in the end (R-PK-3, R-PK-5)."
+    ) % {
+        "loser": loser.name,
+        "winner": winner.name,
+        "keeper": keeper.person or keeper.id,
+        "defense": keeper.defense,
+        "best": best,
+        "scoring": scoring,
+        "size": len(winner.cards),
+    }
 
 
 register(PkKind())

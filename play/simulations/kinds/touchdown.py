@@ -119,6 +119,11 @@ class TouchdownKind(BatchKind):
             return {"td_sweep": view}
         return {}
 
+    def side_note(self, side: dict) -> str:
+        if "values" in side:  # a sweep's cell: the rules it varies
+            return ", ".join(f"{name}={value}" for name, value in side["values"].items())
+        return side.get("label", "")  # a variant of a plain lab batch; a table's cell: none
+
     def log_title(self, log: dict) -> str:
         score = log["result"]["score"]
         seats = log.get("seats") or []

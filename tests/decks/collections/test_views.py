@@ -32,6 +32,21 @@ def test_the_bulk_grid_saves_all_fields_or_none(alice_client, alice):
     assert sel.owned_counts(alice) == {"BS-001": 3, "BS-002": 1}
 
 
+def test_the_grid_save_message_counts_the_cards_that_changed(alice_client, alice):
+    # The grid posts every card of the set: the message counts what the person changed.
+    collection_entry_set(owner=alice, card_id="BS-003", quantity=2)
+    grid = {f"qty-BS-{n:03d}": "0" for n in range(1, 40)}
+    grid.update({"qty-BS-001": "3", "qty-BS-002": "1", "qty-BS-003": "2"})
+    page = alice_client.post("/collection/grid/", grid, follow=True).content.decode()
+    assert "Saved: 2 cards changed." in page and "39" not in page.split("Saved:")[1][:20]
+    page = alice_client.post("/collection/grid/", grid, follow=True).content.decode()
+    assert "Nothing to save: every quantity was as before." in page
+    alice_client.cookies["django_language"] = "ja"
+    grid["qty-BS-002"] = "2"
+    page = alice_client.post("/collection/grid/", grid, follow=True).content.decode()
+    assert "保存しました：1枚のカードを変更しました。" in page
+
+
 def test_the_card_page_offers_the_collection_editor(alice_client, alice, anon_client):
     alice_client.post("/collection/cards/BS-001/", {"quantity": "2", "language": "ja"})
     page = alice_client.get("/cards/BS-001/")

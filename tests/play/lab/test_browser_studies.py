@@ -54,3 +54,20 @@ def test_the_sweep_page_draws_intervals_and_compares_with_a_chosen_cell(live_ser
     assert link.endswith(f"/simulations/shared/{batch.share_token}/report.csv?vs=2")
     problems = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert problems == []  # no CSP violation, no script error
+
+
+def test_the_sweep_chart_holds_every_interval_end(live_server, browser):
+    owner = get_user_model().objects.create_user("stella", password="pw-sweep-2")
+    batch = finished_sweep(owner)
+    browser.get(live_server.url + reverse("play:batch-shared", args=[batch.share_token]))
+    canvas = browser.find_element(By.CSS_SELECTOR, "canvas[data-chart=td-heat]")
+    WebDriverWait(browser, 20).until(lambda _: canvas.get_attribute("data-intervals"))
+    low, high = browser.execute_script(
+        "const y = Chart.getChart(arguments[0]).scales.y; return [y.min, y.max];", canvas
+    )
+    ends = [
+        end
+        for cell in batch.results["sweep"]["cells"]
+        for end in [cell["figures"]["margin"]["value"], *cell["figures"]["margin"]["interval"]]
+    ]
+    assert low <= min(ends) and max(ends) <= high  # no whisker cut off at the chart's edge

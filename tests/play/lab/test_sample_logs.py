@@ -62,3 +62,30 @@ def test_the_touchdown_kind_names_its_viewer():
     assert kinds.get("touchdown").keeps_logs is True
     assert kinds.get("touchdown").replay_url_name == "play:td-log-replay"
     assert kinds.get("goldfish").replay_url_name == "play:replay"
+
+
+def test_the_sample_games_say_which_variant_they_played(lab_batch, alice_client):
+    body = alice_client.get(lab_batch.get_absolute_url()).content.decode()
+    labels = [side["label"] for side in lab_batch.sides]
+    items = body[body.index('<ul class="sample-logs">') :].split("</ul>")[0].split("<li>")[1:]
+    assert [item.split("</strong>")[0].split(">")[-1] for item in items] == [
+        label for label in labels for _ in range(SAMPLE_LOGS_PER_OPPONENT)
+    ]
+
+
+def test_a_sweeps_sample_games_say_which_cell_they_played(alice, alice_client, settings):
+    # Every cell plays the same seeds: without the cell the three lines read alike.
+    settings.SIMULATION_CHUNK_SIZE = {"touchdown": 8}
+    batch = services.lab_batch_create(
+        owner=alice,
+        variants=[{}],
+        runs=4,
+        seed=4,
+        study={"kind": "sweep", "grid": [["onside_rolls", "0,1,2"]]},
+    )
+    for index in range(batch.chunk_count):
+        services.chunk_run(batch_id=batch.pk, index=index)
+    body = alice_client.get(batch.get_absolute_url()).content.decode()
+    listed = body[body.index('<ul class="sample-logs">') :].split("</ul>")[0]
+    for value in (0, 1, 2):
+        assert f'<strong class="sample-cell">onside_rolls={value}</strong>' in listed

@@ -58,3 +58,29 @@ def test_a_goldfish_batch_runs_to_100_percent_and_shows_its_chart(
     assert batch.results["runs"] == 60
     assert "60" in browser.find_element(By.CSS_SELECTOR, ".progress-text").text
     browser.save_screenshot(os.path.join(screenshot_dir, "simulation-results.png"))
+
+
+def test_the_opponent_choice_follows_the_kind(live_server, browser):
+    catalog_load()
+    user = get_user_model().objects.create_user("olga", password="pw-opponent-1")
+    deck = Deck.objects.filter(is_sample=True).order_by("slug").first()
+    log_in(browser, live_server, user)
+    browser.get(f"{live_server.url}/simulations/new/?deck={deck.slug}")
+    opponent = browser.find_element(By.NAME, "deck_b")
+    empty = opponent.find_element(By.CSS_SELECTOR, "option[value='']")
+    assert empty.text == "(default) a prebuilt deck"
+    kind = Select(browser.find_element(By.NAME, "kind"))
+    for value, words, required in [
+        ("pk", "Choose a deck", True),
+        ("match", "Choose a deck", True),
+        ("gauntlet", "(not used) every prebuilt deck plays", False),
+        ("goldfish", "(default) a prebuilt deck", False),
+    ]:
+        kind.select_by_value(value)
+        assert empty.text == words, value
+        assert browser.execute_script("return arguments[0].required", opponent) is required
+    kind.select_by_value("pk")
+    browser.find_element(By.CSS_SELECTOR, "form.simulate-form button[type=submit]").click()
+    # The browser keeps the form: an opponent must be chosen first.
+    assert browser.execute_script("return arguments[0].validity.valueMissing", opponent)
+    assert SimulationBatch.objects.count() == 0

@@ -75,3 +75,32 @@ def test_simulate_without_a_deck_offers_own_and_prebuilt_decks_to_pick(alice_cli
 def test_simulate_with_an_unknown_deck_is_still_a_404(alice_client):
     assert alice_client.get(reverse("play:batch-new"), {"deck": "no-such-deck"}).status_code == 404
     assert alice_client.post(reverse("play:batch-new"), {"kind": "goldfish"}).status_code == 404
+
+
+def _empty_opponent(page: str) -> str:
+    select = page[page.index('name="deck_b"') :]
+    return select[select.index('<option value=""') : select.index("</option>")]
+
+
+@pytest.mark.parametrize("kind", ["pk", "match"])
+def test_the_opponent_choice_offers_no_default_where_the_kind_needs_a_deck(alice_client, kind):
+    deck = sample_deck()
+    url = reverse("play:batch-new")
+    page = alice_client.get(url, {"deck": deck.slug, "kind": kind}).content.decode()
+    assert "(default)" not in _empty_opponent(page)
+    assert "Choose a deck" in _empty_opponent(page)
+    refused = alice_client.post(url, {"deck": deck.slug, "kind": kind, "runs": 10})
+    assert refused.status_code == 400
+    body = refused.content.decode()
+    assert "needs an opponent deck" in body and "(default)" not in _empty_opponent(body)
+
+
+def test_the_opponent_choice_offers_the_goldfish_default_and_tells_the_script_every_kind(
+    alice_client,
+):
+    page = alice_client.get(reverse("play:batch-new"), {"deck": sample_deck().slug}).content
+    page = page.decode()
+    assert "(default) a prebuilt deck" in _empty_opponent(page)
+    assert 'data-empty-follows="kind"' in page and 'data-required-for="pk match"' in page
+    assert "&quot;pk&quot;: &quot;Choose a deck&quot;" in page
+    assert "&quot;goldfish&quot;: &quot;(default) a prebuilt deck&quot;" in page
