@@ -6,10 +6,9 @@ from django.contrib.auth import get_user_model
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
-from selenium.webdriver.support.ui import WebDriverWait
 
 from catalog.services import catalog_load
-from tests.browser_waits import page_replaced
+from tests.browser_waits import browser_wait, page_replaced
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,7 +22,7 @@ def log_in(browser, live_server):
     field = browser.find_element(By.NAME, "username")
     field.send_keys("alice")
     browser.find_element(By.NAME, "password").send_keys("correct-horse-1", Keys.ENTER)
-    WebDriverWait(browser, 15).until(page_replaced(field))
+    browser_wait(browser, 15).until(page_replaced(field))
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
@@ -32,7 +31,7 @@ def test_the_phone_header_is_one_row_and_its_menu_opens(live_server, browser, la
     log_in(browser, live_server)  # signed in: the longest list of links
     browser.add_cookie({"name": "django_language", "value": language})
     browser.set_window_size(390, 844)
-    wait = WebDriverWait(browser, 15)
+    wait = browser_wait(browser, 15)
     for path in PAGES:
         browser.get(live_server.url + path)
         wait.until(EC.presence_of_element_located((By.TAG_NAME, "footer")))
@@ -63,5 +62,5 @@ def test_the_wide_header_shows_its_links_in_the_row(live_server, browser):
     assert browser.execute_script(HEADER_HEIGHT) <= 110  # one row of links, as before
     cards = browser.find_element(By.CSS_SELECTOR, ".nav-links a[href='/cards/']")
     cards.click()
-    WebDriverWait(browser, 15).until(page_replaced(cards))
+    browser_wait(browser, 15).until(page_replaced(cards))
     assert browser.current_url == live_server.url + "/cards/"

@@ -83,7 +83,7 @@ def test_badges_and_headings_of_deck_tables_keep_to_one_line_in_japanese_on_a_ph
     browser.add_cookie({"name": "django_language", "value": "ja"})
     browser.set_window_size(390, 844)
     browser.get(live_server.url + "/decks/")
-    WebDriverWait(browser, 15).until(
+    browser_wait(browser, 15).until(
         EC.presence_of_element_located((By.CSS_SELECTOR, "table.deck-index .badge"))
     )
     # Japanese may break between any two characters: a squeezed column stacked 適正 and

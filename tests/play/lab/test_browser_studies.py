@@ -61,7 +61,7 @@ def test_the_sweep_chart_holds_every_interval_end(live_server, browser):
     batch = finished_sweep(owner)
     browser.get(live_server.url + reverse("play:batch-shared", args=[batch.share_token]))
     canvas = browser.find_element(By.CSS_SELECTOR, "canvas[data-chart=td-heat]")
-    WebDriverWait(browser, 20).until(lambda _: canvas.get_attribute("data-intervals"))
+    browser_wait(browser, 20).until(lambda _: canvas.get_attribute("data-intervals"))
     low, high = browser.execute_script(
         "const y = Chart.getChart(arguments[0]).scales.y; return [y.min, y.max];", canvas
     )
