@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test test-fast setup lint format check services clean
+.PHONY: run serve test test-fast setup engine lint format check services clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,13 +18,16 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+setup: $(VENV)/.installed node_modules/.installed
+	@if command -v msgfmt >/dev/null; then $(PY) manage.py compilemessages -v0 --ignore=.venv --ignore=node_modules; \
+	else echo "msgfmt not found: the Japanese UI needs gettext (apt-get install gettext)"; fi
+
 # The compiled engine (play/engine/compiled.py): Cython builds the engine's hot modules with this
 # machine's C compiler when the sources changed; without a compiler it says so in one line and the
 # engine runs as plain Python. ENGINE_PLAIN=1 skips the build and forces the plain path.
-setup: $(VENV)/.installed node_modules/.installed
+# `make run` builds it beside the app instead (runlab), so a first start serves at once.
+engine: $(VENV)/.installed
 	@$(PY) -m play.engine build
-	@if command -v msgfmt >/dev/null; then $(PY) manage.py compilemessages -v0 --ignore=.venv --ignore=node_modules; \
-	else echo "msgfmt not found: the Japanese UI needs gettext (apt-get install gettext)"; fi
 
 # Serve the app with a Celery worker beside it, on SQLite and the filesystem broker
 # unless DATABASE_URL / REDIS_URL say otherwise.
@@ -39,7 +42,7 @@ run: setup
 # the TLS proxy in front redirect) on a public host.
 SERVE_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/cardlab
 SERVE_REDIS_URL ?= redis://127.0.0.1:6379/0
-serve: setup
+serve: setup engine
 	@mkdir -p var && if [ -z "$$SECRET_KEY" ] && [ ! -s var/secret_key ]; then \
 	  (umask 077 && $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key); fi
 	@set -e; export DEBUG=0 SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}" \
@@ -58,7 +61,7 @@ TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 XDIST = -n $(TEST_WORKERS) --dist loadgroup
 
 # The whole suite on PostgreSQL and Redis when they answer (CI always), else SQLite.
-test: setup
+test: setup engine
 	@source .ci/services.sh && detect_services && \
 	echo "make test: $(TEST_WORKERS) test processes (TEST_WORKERS)" && \
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS) && \
@@ -67,7 +70,7 @@ test: setup
 	$(MAKE) --no-print-directory lint
 
 # The edit loop: no browser, no slow, no real-worker tests, on SQLite; `make test` stays whole.
-test-fast: setup
+test-fast: setup engine
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST) \
 	  -m "not browser and not slow and not workers" $(PYTEST_ARGS)
 
