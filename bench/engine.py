@@ -26,6 +26,7 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from play.collector import tune_collector_for_matches  # noqa: E402
 from play.engine import pk  # noqa: E402
 from play.engine.ladder import Pairing, pairing, ratings  # noqa: E402
 from play.engine.policies import LADDER, SEARCH_BUDGETS  # noqa: E402
@@ -90,9 +91,8 @@ def log_floor(pool: list, count: int) -> tuple[float, float, int] | None:
 
     A floor under any writer of this log format (bench/log_floor.pyx): cloning the finished
     events is the cheapest way CPython makes their dicts and lists, with no state to read and
-    no value to set. The collector is off while they are cloned, as it is in a match
-    (runner.collector_paused), and each is freed before the next. Each figure is the best of
-    three interleaved passes.
+    no value to set, and no collection: the collector is off while they are cloned. Each is
+    freed before the next. Each figure is the best of three interleaved passes.
     """
     try:
         import pyximport
@@ -389,6 +389,7 @@ def main() -> None:
     parser.add_argument("--log", action="store_true", help="profile: with full logs")
     parser.add_argument("--top", type=int, default=15, help="profile: how many functions")
     args = parser.parse_args()
+    tune_collector_for_matches()  # as a worker's pool child does (cardsite/celery.py)
     if args.cpu:
         global clock
         clock = time.process_time
