@@ -24,7 +24,7 @@ from play.engine.actions import (
     PlayCards,
 )
 from play.engine.cards import OTHER, SIDES, Card, Side, other
-from play.engine.chance import Chance, below, choice_of
+from play.engine.chance import Chance
 from play.engine.effects import compile_effect
 from play.engine.events import NO_LOG, EventLog, ids, top_first
 from play.engine.judgment import keep_outcome, play_end_reason, shot_outcome
@@ -615,12 +615,12 @@ class Match:
         which is uniform over the event sub-multisets).
         """
         if self.decision != PLAY:
-            return choice_of(rng, self.legal_actions())
+            return rng.choice(self.legal_actions())
         side = self.actor
         players, events, budget = self._play_parts(side)
-        chosen = list(choice_of(rng, _sub_multisets(players, budget)))
+        chosen = list(rng.choice(_sub_multisets(players, budget)))
         for card_id, copies in events:
-            chosen += [card_id] * below(rng, copies + 1)  # rng.randint(0, copies)
+            chosen += [card_id] * rng.randint(0, copies)
         return PlayCards(side, tuple(chosen))
 
     def is_legal(self, action: Action) -> bool:

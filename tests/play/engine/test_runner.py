@@ -3,12 +3,13 @@
 import dataclasses
 import gc
 import json
+import random
 
 import pytest
 
 from play.engine.match import IllegalDeck, Match
 from play.engine.options import Options
-from play.engine.policies import policy_rng
+from play.engine.policies import get_policy, policy_rng
 from play.engine.runner import (
     ReplayMismatch,
     goldfish,
@@ -158,12 +159,43 @@ def test_policy_randomness_is_derived_from_the_seed_and_side():
     assert policy_rng(5, "A").random() != policy_rng(5, "B").random()
 
 
+def test_only_policies_that_draw_get_a_policy_rng():
+    seen = []
+
+    class Recording:
+        def __init__(self, name):
+            self.inner = get_policy(name)
+            self.name = name
+            self.uses_rng = getattr(self.inner, "uses_rng", True)
+
+        def choose(self, state, rng):
+            seen.append((self.name, state.actor, rng))
+            return self.inner.choose(state, rng)
+
+    a, b = sample_side_deck(1), sample_side_deck(2)
+    for policy_b in ("passive", "random"):
+        seen.clear()
+        play_match(a, b, policy_a=Recording("greedy"), policy_b=Recording(policy_b), seed=9)
+        assert {rng for name, _, rng in seen if name == "greedy"} == {None}
+        drawn = [rng for name, _, rng in seen if name == policy_b]
+        if policy_b == "passive":
+            assert set(drawn) == {None}
+        else:
+            assert len({id(rng) for rng in drawn}) == 1
+            assert isinstance(drawn[0], random.Random)
+    assert not get_policy("greedy").uses_rng and not get_policy("passive").uses_rng
+    assert getattr(get_policy("random"), "uses_rng", True)
+    # The random side's draws are still those of its seeded rng: the same match again.
+    first = play_match(a, b, policy_a="greedy", policy_b="random", seed=9, log=True)
+    again = play_match(a, b, policy_a="greedy", policy_b="random", seed=9, log=True)
+    assert first.log == again.log
+    assert policy_rng(9, "B").random() == policy_rng(9, "B").random()
+
+
 class _Watching:
     """A greedy policy that records whether automatic collection was on at each decision."""
 
     def __init__(self):
-        from play.engine.policies import get_policy
-
         self.greedy = get_policy("greedy")
         self.name = "greedy"
         self.seen = set()

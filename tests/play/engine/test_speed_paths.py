@@ -19,60 +19,12 @@ import pytest
 
 import play.engine
 from play.engine import compiled
-from play.engine.chance import Chance, below, choice_of
 from play.engine.match import HALFTIME, IllegalDeck, Match, SideDeck
 from play.engine.options import Options
 from play.engine.policies import _card_facts
 from play.engine.testing import player, sample_side_deck
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-@pytest.mark.parametrize("length", [0, 1, 2, 3, 7, 60, 64, 65, 70])
-def test_the_written_out_shuffle_is_random_shuffle(length):
-    cards = [player(f"P{i:03d}", 1, 1, 1, person=f"p{i}") for i in range(length)]
-    for seed in range(60):
-        expected = sorted(cards, key=lambda c: c.id)
-        rng = random.Random(seed)
-        rng.shuffle(expected)
-        chance = Chance(seed)
-        assert chance.shuffle(reversed(cards)) == expected
-        assert chance.rng.getstate() == rng.getstate()  # the same draws, no more, no fewer
-
-
-def test_a_random_subclass_keeps_its_own_shuffle():
-    class Reversing(random.Random):
-        def shuffle(self, x):
-            x.reverse()
-
-    cards = [player(f"P{i}", 1, person=f"p{i}") for i in range(5)]
-    assert [c.id for c in Chance(rng=Reversing(1)).shuffle(cards)] == [f"P{i}" for i in range(5)][
-        ::-1
-    ]
-
-
-def test_the_written_out_draws_are_random_choice_and_randint():
-    for seed in range(200):
-        mine, theirs = random.Random(seed), random.Random(seed)
-        for n in (1, 2, 3, 5, 8, 9, 31, 32, 33, 1000, 70_000):
-            seq = list(range(n))
-            assert choice_of(mine, seq) == theirs.choice(seq)
-            assert below(mine, n + 1) == theirs.randint(0, n)
-        assert mine.getstate() == theirs.getstate()  # the same draws, no more, no fewer
-    with pytest.raises(IndexError):
-        choice_of(random.Random(1), [])
-
-
-def test_a_random_subclass_keeps_its_own_choice():
-    class First(random.Random):
-        def choice(self, seq):
-            return seq[0]
-
-        def randrange(self, *args):
-            return 0
-
-    assert choice_of(First(1), [3, 4, 5]) == 3
-    assert below(First(1), 9) == 0
 
 
 def _at_halftime(a, b, seed, options=None):
