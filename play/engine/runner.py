@@ -12,7 +12,16 @@ from dataclasses import dataclass
 
 from play.engine.actions import Action, ChooseGoalKick, ChooseShot, HalftimeSwaps, PlayCards
 from play.engine.cards import SIDES, Card, Side
-from play.engine.match import GOAL_KICK, HALFTIME, PLAY, SHOT, Match, MatchResult, SideDeck
+from play.engine.match import (
+    GOAL_KICK,
+    HALFTIME,
+    PLAY,
+    SHOT,
+    DeckPair,
+    Match,
+    MatchResult,
+    SideDeck,
+)
 from play.engine.options import DEFAULT_OPTIONS, Options, is_first_edition_house
 from play.engine.policies import Policy, get_policy, policy_rng
 
@@ -67,10 +76,12 @@ def play_match(
     options: Options = DEFAULT_OPTIONS,
     log: bool = True,
     first_edition_log: bool = False,
+    decks: DeckPair | None = None,
 ) -> MatchOutcome:
     """Play a whole match between two policies and return its outcome.
 
     `first_edition_log` writes the log as the first edition did (tests of old logs only).
+    `decks`: the pair's DeckPair, when the caller plays many matches of these decks.
     """
     policies = {"A": _policy(policy_a), "B": _policy(policy_b)}
     match = Match.new(
@@ -80,6 +91,7 @@ def play_match(
         options=options,
         record_log=log,
         first_edition_log=first_edition_log,
+        decks=decks,
     )
     # A policy that never draws (`uses_rng = False`: greedy, passive) gets None instead of a
     # seeded rng: seeding one from its string costs a hash. Any other policy gets its own.
