@@ -65,8 +65,9 @@ test: setup engine
 	@source .ci/services.sh && detect_services && \
 	echo "make test: $(TEST_WORKERS) test processes (TEST_WORKERS)" && \
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS) && \
-	echo "make test: the golden logs again on the plain-Python engine path (ENGINE_PLAIN=1)" && \
-	ENGINE_PLAIN=1 $(PY) -m pytest $(XDIST) -q tests/play/engine/test_golden.py tests/play/engine/test_speed_paths.py && \
+	echo "make test: the golden logs and the shuffle again on the plain-Python engine path (ENGINE_PLAIN=1)" && \
+	ENGINE_PLAIN=1 $(PY) -m pytest $(XDIST) -q tests/play/engine/test_golden.py \
+	  tests/play/engine/test_compiled.py tests/play/engine/test_chance.py && \
 	$(MAKE) --no-print-directory lint
 
 # The edit loop: no browser, no slow, no real-worker tests, on SQLite; `make test` stays whole.

@@ -9,8 +9,8 @@ with the same --database). Prints each chunk's CPU time and query count, then th
 split into the engine (`kind.run_chunk`), the collector (gc callbacks) and the rest (ORM, the
 lease thread, results, top-ups). Messages the create and the top-ups publish go to --redis,
 whose db is flushed before and after (no worker should consume it meanwhile). `--cprofile N`
-prints cProfile's top N functions by cumulative time; `--freeze` calls gc.freeze() first, as a
-booted worker does (cardsite/celery.py).
+prints cProfile's top N functions by cumulative time; `--freeze` sets the collector first as a
+worker's pool child does (play.collector.tune_collector_for_matches, called by cardsite/celery.py).
 """
 
 import argparse
@@ -84,7 +84,9 @@ def main() -> None:
     kind.run_chunk = timed_run_chunk
     gc.callbacks.append(on_gc)
     if args.freeze:
-        gc.freeze()
+        from play.collector import tune_collector_for_matches
+
+        tune_collector_for_matches()
     profile = cProfile.Profile() if args.cprofile else None
     queries = 0
     started = time.process_time()
@@ -113,7 +115,7 @@ def main() -> None:
         f"{spent['engine']:.2f} (collector inside it {spent['gc']:.3f}), the rest "
         f"{total - spent['engine']:.2f} ({(total - spent['engine']) / batch.chunk_count * 1000:.1f}"
         f" ms a chunk); {queries} queries ({queries / batch.chunk_count:.1f} a chunk); "
-        f"gc.freeze {'on' if args.freeze else 'off'}; load average {os.getloadavg()[0]:.1f}"
+        f"collector tuned {'yes' if args.freeze else 'no'}; load average {os.getloadavg()[0]:.1f}"
     )
     if profile:
         pstats.Stats(profile).sort_stats("cumulative").print_stats(args.cprofile)

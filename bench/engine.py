@@ -26,8 +26,10 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from play.collector import tune_collector_for_matches  # noqa: E402
 from play.engine import pk  # noqa: E402
 from play.engine.ladder import Pairing, pairing, ratings  # noqa: E402
+from play.engine.match import DeckPair  # noqa: E402
 from play.engine.policies import LADDER, SEARCH_BUDGETS  # noqa: E402
 from play.engine.runner import play_match  # noqa: E402
 from play.engine.testing import sample_side_deck  # noqa: E402
@@ -36,17 +38,26 @@ DECKS = 40
 clock = time.perf_counter  # --cpu: time.process_time (this process's CPU time, for a busy machine)
 
 
-def decks() -> list:
-    return [sample_side_deck(seed) for seed in range(DECKS)]
+class Pool:
+    """The benchmark's decks, and the DeckPair of every pairing `deal` makes (as a batch chunk
+    builds its pair once): the pairing repeats every DECKS seeds."""
+
+    def __init__(self) -> None:
+        self.decks = [sample_side_deck(seed) for seed in range(DECKS)]
+        self.pairs = [DeckPair(*deal(self, seed)) for seed in range(DECKS)]
 
 
-def deal(pool: list, seed: int) -> tuple:
+def decks() -> Pool:
+    return Pool()
+
+
+def deal(pool: Pool, seed: int) -> tuple:
     """Return the two decks of match `seed`: a fixed pairing that varies the opponents."""
-    return pool[seed % DECKS], pool[(seed * 7 + 3) % DECKS]
+    return pool.decks[seed % DECKS], pool.decks[(seed * 7 + 3) % DECKS]
 
 
 def matches_per_second(
-    pool: list, count: int, *, log: bool, policy_b: str = "greedy", policy_a: str = "greedy"
+    pool: Pool, count: int, *, log: bool, policy_b: str = "greedy", policy_a: str = "greedy"
 ) -> tuple[float, float]:
     """Return (matches per second, turns per match) for `policy_a` against `policy_b`."""
     turns = 0
@@ -58,12 +69,13 @@ def matches_per_second(
             policy_b=policy_b,
             seed=seed,
             log=log,
+            decks=pool.pairs[seed % DECKS],
         )
         turns += sum(outcome.turns_by_half)
     return count / (clock() - start), turns / count
 
 
-def log_cost(pool: list, count: int, rounds: int) -> tuple[float, float, float, float]:
+def log_cost(pool: Pool, count: int, rounds: int) -> tuple[float, float, float, float]:
     """Return (no-log matches/s, logged matches/s, the log's cost, turns a match), interleaved.
 
     On a shared machine one pass of each mode drifts with the neighbours' load (single passes
@@ -84,15 +96,14 @@ def log_cost(pool: list, count: int, rounds: int) -> tuple[float, float, float, 
     return fast, logged, statistics.median(ratios), turns
 
 
-def log_floor(pool: list, count: int) -> tuple[float, float, int] | None:
+def log_floor(pool: Pool, count: int) -> tuple[float, float, int] | None:
     """Return (µs to clone a match's log events, µs of the unlogged match, containers a log
     holds) over the first `count` seeds of `matches_per_second`; None without a compiler.
 
     A floor under any writer of this log format (bench/log_floor.pyx): cloning the finished
     events is the cheapest way CPython makes their dicts and lists, with no state to read and
-    no value to set. The collector is off while they are cloned, as it is in a match
-    (runner.collector_paused), and each is freed before the next. Each figure is the best of
-    three interleaved passes.
+    no value to set, and no collection: the collector is off while they are cloned. Each is
+    freed before the next. Each figure is the best of three interleaved passes.
     """
     try:
         import pyximport
@@ -134,8 +145,8 @@ def _containers(value) -> int:
     return 0
 
 
-def pk_figures(pool: list) -> dict[str, float]:
-    a, b = pool[0], pool[1]
+def pk_figures(pool: Pool) -> dict[str, float]:
+    a, b = pool.decks[0], pool.decks[1]
     pk._sudden_death.cache_clear()
     pk._first_kicks.cache_clear()
     pk.pk_win_probability_counts.cache_clear()
@@ -168,7 +179,7 @@ def pk_figures(pool: list) -> dict[str, float]:
     }
 
 
-def search_ms_per_decision(pool: list, matches: int, name: str = "search") -> float:
+def search_ms_per_decision(pool: Pool, matches: int, name: str = "search") -> float:
     """Return the search bot's mean milliseconds per decision (against greedy)."""
     from play.engine.policies import get_policy
 
@@ -389,6 +400,7 @@ def main() -> None:
     parser.add_argument("--log", action="store_true", help="profile: with full logs")
     parser.add_argument("--top", type=int, default=15, help="profile: how many functions")
     args = parser.parse_args()
+    tune_collector_for_matches()  # as a worker's pool child does (cardsite/celery.py)
     if args.cpu:
         global clock
         clock = time.process_time

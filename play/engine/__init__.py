@@ -21,6 +21,7 @@ from play.engine.effects import EffectError, parse_effect
 from play.engine.legality import Problem, deck_problems
 from play.engine.log import LOG_SCHEMA_PATH, LogInvalid, log_errors, validate_log
 from play.engine.match import (
+    DeckPair,
     IllegalAction,
     IllegalDeck,
     Match,
@@ -56,6 +57,7 @@ __all__ = [
     "Action",
     "Card",
     "ChooseGoalKick",
+    "DeckPair",
     "ChooseShot",
     "EffectError",
     "HalftimeSwaps",

@@ -4,22 +4,8 @@
 cimport cython
 
 
-@cython.locals(given=list, count=Py_ssize_t, table=dict, key=tuple, known=tuple, seen=list,
-               i=Py_ssize_t, ordered=list)
-cpdef list _id_order(cards)
-
-@cython.locals(groups=dict, group=list, ordered=list)
-cpdef list _sorted_by_id(list cards)
-
-
 cdef class Chance:
     cdef public object rng
 
     @cython.locals(ordered=list, i=Py_ssize_t, j=Py_ssize_t, n=Py_ssize_t, k=int, low=Py_ssize_t)
     cpdef list shuffle(self, cards)
-
-
-@cython.locals(k=int, r=Py_ssize_t)
-cpdef Py_ssize_t below(rng, Py_ssize_t n) except -1
-
-cpdef choice_of(rng, seq)

@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from play.engine.match import SideDeck
+from play.engine.match import DeckPair, SideDeck
 from play.engine.policies import Policy, get_policy
 from play.engine.runner import play_match
 
@@ -64,9 +64,14 @@ def pairing(
     second = get_policy(lower) if isinstance(lower, str) else lower
     wins = 0
     for deck_a, deck_b, seed in deals:
-        a_first = play(deck_a, deck_b, policy_a=first, policy_b=second, seed=seed, log=False)
+        decks = DeckPair(deck_a, deck_b)  # both seats play the same deal
+        a_first = play(
+            deck_a, deck_b, policy_a=first, policy_b=second, seed=seed, log=False, decks=decks
+        )
         wins += a_first.winner == "A"
-        b_first = play(deck_a, deck_b, policy_a=second, policy_b=first, seed=seed, log=False)
+        b_first = play(
+            deck_a, deck_b, policy_a=second, policy_b=first, seed=seed, log=False, decks=decks
+        )
         wins += b_first.winner == "B"
     return Pairing(first.name, second.name, 2 * len(deals), wins)
 

@@ -24,7 +24,7 @@ from play.engine.actions import (
     PlayCards,
 )
 from play.engine.cards import OTHER, SIDES, Card, Side, other
-from play.engine.chance import Chance, below, choice_of
+from play.engine.chance import Chance
 from play.engine.effects import compile_effect
 from play.engine.events import NO_LOG, EventLog, ids, top_first
 from play.engine.judgment import keep_outcome, play_end_reason, shot_outcome
@@ -201,43 +201,53 @@ def _deck_parts(deck: SideDeck) -> tuple:
     return (deck.cards, deck.bench, deck.goalkeeper, deck.pk_goalkeeper)
 
 
-def _deck_key(a: SideDeck, b: SideDeck) -> tuple[int, ...]:
-    return tuple(map(id, (*_deck_parts(a), *_deck_parts(b))))
+def _card_table(*decks: SideDeck) -> dict[str, Card]:
+    """Return every card of the decks by id, in id order; refuse two definitions of one id."""
+    table: dict[str, Card] = {}
+    for deck in decks:
+        pk = (deck.pk_goalkeeper,) if deck.pk_goalkeeper else ()
+        for card in (*deck.cards, *deck.bench, deck.goalkeeper, *pk):
+            known = table.setdefault(card.id, card)
+            if known is not card and known != card:
+                raise ValueError(f"Card id {card.id} is given two different definitions.")
+    return dict(sorted(table.items()))
 
 
-def _same_decks(known: tuple[SideDeck, SideDeck], a: SideDeck, b: SideDeck) -> bool:
-    """Return whether two deck pairs hold the very same (identical) parts."""
-    return all(
-        map(
-            operator.is_,
-            (*_deck_parts(known[0]), *_deck_parts(known[1])),
-            (*_deck_parts(a), *_deck_parts(b)),
+class DeckPair:
+    """Two decks checked and laid out once, for every match played between them.
+
+    Building one refuses an illegal deck (IllegalDeck) or two definitions of one card id
+    (ValueError), and works out what each match of the pair reads: the card table by id, the
+    play phase's facts of each card, each deck and bench as the table's card objects, and,
+    when first asked, each side's legal halftime swaps. A caller that plays many matches of
+    one pair (a simulation chunk, a ladder deal, a benchmark) builds it once and passes it to
+    each match; `Match.new` builds one itself when given none. Cards are immutable, so
+    nothing in it goes stale.
+    """
+
+    __slots__ = ("parts", "cards", "facts", "canonical", "swap_options")
+
+    def __init__(self, side_a: SideDeck, side_b: SideDeck) -> None:
+        for side, deck in zip(SIDES, (side_a, side_b), strict=True):
+            problems = deck.problems()
+            if problems:
+                raise IllegalDeck(side, problems)
+        table = _card_table(side_a, side_b)
+        self.parts = (_deck_parts(side_a), _deck_parts(side_b))
+        self.cards = table
+        self.facts = _card_facts(table)
+        # A's deck, A's bench, B's deck, B's bench, as the table's objects (_canonical).
+        self.canonical = tuple(
+            _canonical(table, cards)
+            for cards in (side_a.cards, side_a.bench, side_b.cards, side_b.bench)
         )
-    )
+        # Each side's legal halftime swaps, filled in by the first match that asks
+        # (Match._swap_options): {side: (the 60 cards, the bench, the options)}.
+        self.swap_options: dict[str, tuple] = {}
 
-
-# Deck pairs whose legality and card table were worked out: {ids of their parts: (the decks,
-# their card table, its facts, the canonical cards)}. A hit must hold the identical objects
-# (`_same_decks`), which the stored decks keep alive, so an id is never reused while its
-# entry stands. Bounded: batches reuse a few deck pairs for thousands of matches.
-_CHECKED: dict[tuple[int, ...], tuple] = {}
-# Single decks whose construction problems were worked out, kept the same way: {ids of its
-# parts: (its parts, its problems)}, so a deck met in a new pairing is not checked again.
-_DECK_PROBLEMS: dict[tuple[int, ...], tuple[tuple, list[Problem]]] = {}
-
-
-def _problems_of(deck: SideDeck) -> list[Problem]:
-    """Return `deck.problems()`, worked out once per set of identical (immutable) parts."""
-    parts = _deck_parts(deck)
-    key = tuple(map(id, parts))
-    known = _DECK_PROBLEMS.get(key)
-    if known is not None and all(map(operator.is_, known[0], parts)):
-        return list(known[1])
-    problems = deck.problems()
-    if len(_DECK_PROBLEMS) >= 256:
-        _DECK_PROBLEMS.clear()
-    _DECK_PROBLEMS[key] = (parts, list(problems))
-    return problems
+    def fits(self, side_a: SideDeck, side_b: SideDeck) -> bool:
+        """Return whether the pair was built from these decks' cards (equal cards fit)."""
+        return self.parts == (_deck_parts(side_a), _deck_parts(side_b))
 
 
 # What the play phase reads of a card, by id: (0 the card, 1 whether it is a player, 2 whether
@@ -262,7 +272,7 @@ def _card_facts(table: dict[str, Card]) -> dict[str, tuple]:
 
 def _canonical(table: dict[str, Card], cards: tuple[Card, ...]) -> tuple[Card, ...]:
     """Return the cards as the table's objects: every card of an id in a match is one object
-    (they are all equal, see Match._card_table), so the play phase finds a card by identity."""
+    (they are all equal, see _card_table), so the play phase finds a card by identity."""
     return tuple([table[card.id] for card in cards])
 
 
@@ -315,32 +325,19 @@ class Match:
         chance: Chance | None = None,
         record_log: bool = True,
         first_edition_log: bool = False,
+        decks: DeckPair | None = None,
     ) -> None:
-        known = _CHECKED.get(_deck_key(side_a, side_b))
-        if known is None or not _same_decks(known[0], side_a, side_b):
-            for side, deck in zip(SIDES, (side_a, side_b), strict=True):
-                problems = _problems_of(deck)
-                if problems:
-                    raise IllegalDeck(side, problems)
-            table = self._card_table(side_a, side_b)
-            canonical = tuple(
-                _canonical(table, cards)
-                for cards in (side_a.cards, side_a.bench, side_b.cards, side_b.bench)
-            )
-            # 4: the legal halftime swaps by side, worked out when first asked (_swap_options)
-            known = ((side_a, side_b), table, _card_facts(table), canonical, {})
-            if len(_CHECKED) >= 256:
-                _CHECKED.clear()
-            _CHECKED[_deck_key(side_a, side_b)] = known
-        # else: these very card objects were checked before (all immutable)
-        table = known[1]
-        canonical = known[3]
+        if decks is None:
+            decks = DeckPair(side_a, side_b)
+        elif not decks.fits(side_a, side_b):
+            raise ValueError("The deck pair was built from other decks.")
+        canonical = decks.canonical
         self.options = options
         self.seed = seed
         self.side_decks: dict[str, SideDeck] = {"A": side_a, "B": side_b}
-        self.cards = dict(table)
-        self._facts = known[2]  # shared by the matches of these decks, never changed
-        self._swap_memo = known[4]  # shared too: filled once, then only read
+        self.cards = dict(decks.cards)
+        self._facts = decks.facts  # shared by the matches of the pair, never changed
+        self._swap_memo = decks.swap_options  # shared too: filled once, then only read
         self._chance = chance if chance is not None else Chance(seed)
         # The two sides' states, held directly for the hot path and by side for the rest.
         a = self._a = _SideState("A", side_a, list(canonical[0]), list(canonical[1]))
@@ -389,6 +386,7 @@ class Match:
         chance: Chance | None = None,
         record_log: bool = True,
         first_edition_log: bool = False,
+        decks: DeckPair | None = None,
     ) -> Match:
         """Start a match; raise IllegalDeck if either deck breaks a construction rule.
 
@@ -396,6 +394,8 @@ class Match:
         with it); `record_log=False` skips the log for fast batch simulation.
         `first_edition_log=True` writes the log as the first edition did (no `forced` on kick
         events, the first edition's `rules.house`); `replay` uses it for first-edition logs.
+        `decks` is the pair's `DeckPair`, built once by a caller that plays many matches of
+        these decks (ValueError if it was built from other decks).
         """
         if first_edition_log and options.edition != 1:
             raise ValueError("A first-edition log needs the first edition's rules.")
@@ -407,18 +407,8 @@ class Match:
             chance=chance,
             record_log=record_log,
             first_edition_log=first_edition_log,
+            decks=decks,
         )
-
-    @staticmethod
-    def _card_table(*decks: SideDeck) -> dict[str, Card]:
-        table: dict[str, Card] = {}
-        for deck in decks:
-            pk = (deck.pk_goalkeeper,) if deck.pk_goalkeeper else ()
-            for card in (*deck.cards, *deck.bench, deck.goalkeeper, *pk):
-                known = table.setdefault(card.id, card)
-                if known is not card and known != card:
-                    raise ValueError(f"Card id {card.id} is given two different definitions.")
-        return dict(sorted(table.items()))
 
     # ----- reading the state -------------------------------------------------------------
 
@@ -615,12 +605,12 @@ class Match:
         which is uniform over the event sub-multisets).
         """
         if self.decision != PLAY:
-            return choice_of(rng, self.legal_actions())
+            return rng.choice(self.legal_actions())
         side = self.actor
         players, events, budget = self._play_parts(side)
-        chosen = list(choice_of(rng, _sub_multisets(players, budget)))
+        chosen = list(rng.choice(_sub_multisets(players, budget)))
         for card_id, copies in events:
-            chosen += [card_id] * below(rng, copies + 1)  # rng.randint(0, copies)
+            chosen += [card_id] * rng.randint(0, copies)
         return PlayCards(side, tuple(chosen))
 
     def is_legal(self, action: Action) -> bool:
@@ -787,8 +777,8 @@ class Match:
 
         Each candidate costs a whole deck check, so without kept hands (the pool is the 60
         cards the side came with: they change only after this choice) the list is worked out
-        once per deck pair and side and kept with the pair's other facts (`_CHECKED`), for as
-        long as the side's cards and bench are those very objects.
+        once per deck pair and side and kept in its `DeckPair`, for as long as the side's
+        cards and bench are those very objects.
         """
         state = self._s[side]
         memo = None if self.options.halftime_keep_hands else self._swap_memo.get(side)

@@ -7,15 +7,21 @@ still returns the summary counts a batch aggregates.
 from __future__ import annotations
 
 import dataclasses
-import gc
 import json
-import threading
-from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 from play.engine.actions import Action, ChooseGoalKick, ChooseShot, HalftimeSwaps, PlayCards
 from play.engine.cards import SIDES, Card, Side
-from play.engine.match import GOAL_KICK, HALFTIME, PLAY, SHOT, Match, MatchResult, SideDeck
+from play.engine.match import (
+    GOAL_KICK,
+    HALFTIME,
+    PLAY,
+    SHOT,
+    DeckPair,
+    Match,
+    MatchResult,
+    SideDeck,
+)
 from play.engine.options import DEFAULT_OPTIONS, Options, is_first_edition_house
 from play.engine.policies import Policy, get_policy, policy_rng
 
@@ -70,10 +76,12 @@ def play_match(
     options: Options = DEFAULT_OPTIONS,
     log: bool = True,
     first_edition_log: bool = False,
+    decks: DeckPair | None = None,
 ) -> MatchOutcome:
     """Play a whole match between two policies and return its outcome.
 
     `first_edition_log` writes the log as the first edition did (tests of old logs only).
+    `decks`: the pair's DeckPair, when the caller plays many matches of these decks.
     """
     policies = {"A": _policy(policy_a), "B": _policy(policy_b)}
     match = Match.new(
@@ -83,6 +91,7 @@ def play_match(
         options=options,
         record_log=log,
         first_edition_log=first_edition_log,
+        decks=decks,
     )
     # A policy that never draws (`uses_rng = False`: greedy, passive) gets None instead of a
     # seeded rng: seeding one from its string costs a hash. Any other policy gets its own.
@@ -91,106 +100,17 @@ def play_match(
         for side in SIDES
     }
     choose = {side: policies[side].choose for side in SIDES}
-    with collector_paused() if log else nullcontext(False) as paused:
-        _play_out(match, choose, rngs, seed, paused)
-        return outcome_of(match)
+    _play_out(match, choose, rngs, seed)
+    return outcome_of(match)
 
 
-def _play_out(match: Match, choose: dict, rngs: dict, seed: int, paused: bool) -> None:
+def _play_out(match: Match, choose: dict, rngs: dict, seed: int) -> None:
     """Apply the policies' choices until the match is over (a C loop on the compiled path)."""
-    unchecked = 0
     while match.decision is not None:
         side = match.actor
         match.apply_action(choose[side](match, rngs[side]))
         if match.turn > MAX_TURNS:
             raise MatchStalled(f"Seed {seed}: no end after {MAX_TURNS} turns in one half.")
-        if paused:
-            unchecked += 1
-            if unchecked == PAUSED_CHECK_EVERY:  # gc.get_count() builds a tuple: not each time
-                unchecked = 0
-                if gc.get_count()[0] > PAUSED_YOUNG_LIMIT:
-                    gc.collect(0)  # a policy making cyclic garbage (search copies): bounded
-
-
-# The cyclic garbage collector and a logged match (docs/performance.md, "Logging cost"): a
-# log is ~3,000 event dicts and lists that all live to the end of the match, so the collections
-# their allocation triggers mid-match find nothing to free, yet walk them (young generations)
-# and push them into the old one, whose full collections then walk the whole heap. Pausing
-# automatic collection for the match loop alone lets the log be walked at most once, after
-# the match, and not at all when the caller drops it first. The pause is counted (nested
-# matches, threads), so the collector is switched back on only by the last match leaving
-# the pause, and only if it was on when the first one entered; results do not depend on it.
-# Inside the pause, a policy that leaves cyclic garbage behind (the search bot's determinised
-# copies) gets its young generation collected by hand past this many new objects; a logged
-# greedy match stays well below it (none of 300 reached 5,000). The count is looked at every
-# few decisions only, each look making a tuple.
-PAUSED_YOUNG_LIMIT = 10_000
-PAUSED_CHECK_EVERY = 8
-_pause_lock = threading.Lock()
-_pause_depth = 0
-_pause_restore = False
-_pause_young = 0  # the young generation's count when the first match entered the pause
-# Leaving the pause, the young generation still holds what the pause made (mostly the log the
-# caller is handed), so its count is far past the threshold and the very next allocation would
-# collect it: a walk of the whole log, the moment before a batch drops it. So the last match
-# out raises the young threshold by what the pause made, and by what the pause before it made
-# if no collection has run since (`outcome = play_match(...)` in a loop keeps the previous
-# outcome alive through the next match). Older objects, and garbage of matches before those
-# two, still count as usual, so the young generation stays bounded, while a log is walked only
-# if it outlives the next young threshold's worth of new objects. The raise lasts until the
-# next collection starts (`_on_collection`, a gc callback) or the next match enters the pause;
-# a threshold someone set meanwhile is left alone.
-_young_raised: tuple[int, int] | None = None  # (threshold before, threshold raised to)
-_made_before = 0  # what the previous pause made, while no collection has run since
-
-
-def _lower_young_threshold() -> None:
-    """Undo the pause's raise of the young threshold, unless someone has set another."""
-    global _young_raised
-    raised, _young_raised = _young_raised, None
-    if raised is not None:
-        thresholds = gc.get_threshold()
-        if thresholds[0] == raised[1]:
-            gc.set_threshold(raised[0], *thresholds[1:])
-
-
-def _on_collection(phase: str, info: dict) -> None:
-    global _made_before
-    if phase == "start":
-        _made_before = 0  # every collection empties the young generation
-        if _young_raised is not None and _pause_depth == 0:
-            _lower_young_threshold()
-
-
-@contextmanager
-def collector_paused():
-    """Pause automatic garbage collection inside the block; leave it as it was afterwards."""
-    global _pause_depth, _pause_restore, _pause_young, _young_raised, _made_before
-    with _pause_lock:
-        if _pause_depth == 0:
-            _pause_restore = gc.isenabled()
-            gc.disable()
-            _lower_young_threshold()
-            _pause_young = gc.get_count()[0]
-        _pause_depth += 1
-    try:
-        yield True
-    finally:
-        with _pause_lock:
-            _pause_depth -= 1
-            if _pause_depth == 0 and _pause_restore:
-                young = gc.get_count()[0]
-                # Fewer than at the start: the pause collected by hand (the count restarts).
-                made = young - _pause_young if young >= _pause_young else young
-                exempt = made + _made_before if made > 0 else 0
-                _made_before = made if made > 0 else 0
-                thresholds = gc.get_threshold()
-                if exempt > 0 and thresholds[0] > 0:  # 0: collection switched off that way
-                    if _on_collection not in gc.callbacks:
-                        gc.callbacks.append(_on_collection)
-                    gc.set_threshold(thresholds[0] + exempt, *thresholds[1:])
-                    _young_raised = (thresholds[0], thresholds[0] + exempt)
-                gc.enable()
 
 
 def goldfish(

@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from play.engine.cards import Card
-from play.engine.match import SideDeck
+from play.engine.match import DeckPair, SideDeck
 from play.engine.options import Options
 from play.engine.pk import pk_win_probability
 from play.engine.policies import LADDER
@@ -78,6 +78,7 @@ def run_matches(
     options = Options(**params.get("options", {}))
     agg = _MatchAggregate()
     logs = []
+    decks = DeckPair(side_a, side_b)  # checked and laid out once for the chunk
     for number in range(runs):
         outcome = play_match(
             side_a,
@@ -87,6 +88,7 @@ def run_matches(
             seed=rng.getrandbits(63),
             options=options,
             log=number < keep_logs,
+            decks=decks,
         )
         if outcome.log is not None:
             logs.append(outcome.log)

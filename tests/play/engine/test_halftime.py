@@ -1,11 +1,15 @@
 """Halftime and the second half (R-MATCH-4, R-MATCH-5) and the end of a match (R-MATCH-1)."""
 
+import random
+from itertools import product
+
 import pytest
 
 from play.engine.actions import HalftimeSwaps
-from play.engine.match import HALFTIME, IllegalAction
+from play.engine.legality import deck_problems
+from play.engine.match import HALFTIME, IllegalAction, Match
 from play.engine.options import DEFAULT_OPTIONS, Options
-from play.engine.testing import event, goalkeeper, player, stacked_match
+from play.engine.testing import event, goalkeeper, player, sample_side_deck, stacked_match
 
 from .referee import check_log
 from .scripts import events, last, no_swaps, pass_until, play, shoot
@@ -151,3 +155,33 @@ def test_more_goals_win_without_a_shootout():  # R-MATCH-1
     }
     assert events(match, "pk_start") == []
     check_log(match.to_log())
+
+
+def test_swap_checks_by_counts_name_the_problems_the_card_lists_give():  # R-MATCH-5
+    checked = refused = 0
+    for seed in range(4):
+        match = Match.new(sample_side_deck(40 + seed), sample_side_deck(50 + seed), seed=seed)
+        rng = random.Random(seed)
+        while match.decision != HALFTIME:
+            match.apply_action(match.random_legal_action(rng))
+        side = match.actor
+        state = match._s[side]
+        outs = sorted({card.id for card in state.owned})
+        ins = sorted({card.id for card in state.bench})
+        for out, into in product(outs, ins):
+            if out == into:
+                continue
+            deck, bench = match._after_swaps(state, ((out, into),))
+            problems = deck_problems(
+                deck=[(card, 1) for card in deck],
+                bench=[(card, 1) for card in bench],
+                goalkeeper=state.goalkeeper,
+                pk_goalkeeper=match.side_decks[side].pk_goalkeeper,
+            )
+            expected = (
+                "After these swaps: " + " ".join(p.message for p in problems) if problems else None
+            )
+            assert match._swaps_problem(side, ((out, into),)) == expected
+            checked += 1
+            refused += expected is not None
+    assert checked > 100 and 0 < refused < checked  # both kinds were compared

@@ -12,9 +12,11 @@ SEARCH_DEALS = 5  # a search-strong match takes seconds
 
 def test_a_pairing_plays_each_deal_from_both_seats():
     played = []
+    pairs = []
 
-    def play(deck_a, deck_b, *, policy_a, policy_b, seed, log):
+    def play(deck_a, deck_b, *, policy_a, policy_b, seed, log, decks):
         played.append((policy_a.name, policy_b.name, seed))
+        pairs.append(decks)
 
         class Outcome:
             winner = "A"
@@ -29,6 +31,7 @@ def test_a_pairing_plays_each_deal_from_both_seats():
         ("random", "greedy", 1),
     ]
     assert (result.matches, result.wins) == (4, 2)  # side A always won: one seat each
+    assert pairs[0] is pairs[1] and pairs[0].fits(*DEALS[0][:2])  # one DeckPair a deal
 
 
 def test_the_wilson_interval_and_elo_are_right_for_a_known_count():

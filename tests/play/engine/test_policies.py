@@ -6,7 +6,7 @@ import pytest
 
 from play.engine.actions import ChooseGoalKick, ChooseShot, HalftimeSwaps, PlayCards
 from play.engine.match import HALFTIME, SHOT, Match
-from play.engine.policies import LADDER, POLICIES, SearchPolicy, get_policy
+from play.engine.policies import LADDER, POLICIES, SearchPolicy, _card_facts, get_policy
 from play.engine.runner import play_match
 from play.engine.testing import event, goalkeeper, player, sample_side_deck, stacked_match
 
@@ -263,3 +263,11 @@ def test_search_spends_its_budget_by_halving_on_common_samples_and_picks_the_bes
     assert len(firsts) == 1
     assert set(samples[3]) >= set(samples[7]) >= set(samples[0])
     assert len(samples[3]) > len(samples[0])  # the budget went to the best candidates
+
+
+def test_greedy_card_facts_follow_the_card_object_not_its_id():
+    weak = player("SAME", shoot=1, keep=1, defense=1, person="x")
+    strong = player("SAME", shoot=9, keep=9, defense=9, person="x")
+    assert _card_facts(weak).value == 3
+    assert _card_facts(strong).value == 27
+    assert _card_facts(weak).value == 3

@@ -3,12 +3,13 @@
 import dataclasses
 import gc
 import json
+import random
 
 import pytest
 
 from play.engine.match import IllegalDeck, Match
 from play.engine.options import Options
-from play.engine.policies import policy_rng
+from play.engine.policies import get_policy, policy_rng
 from play.engine.runner import (
     ReplayMismatch,
     goldfish,
@@ -158,24 +159,54 @@ def test_policy_randomness_is_derived_from_the_seed_and_side():
     assert policy_rng(5, "A").random() != policy_rng(5, "B").random()
 
 
+def test_only_policies_that_draw_get_a_policy_rng():
+    seen = []
+
+    class Recording:
+        def __init__(self, name):
+            self.inner = get_policy(name)
+            self.name = name
+            self.uses_rng = getattr(self.inner, "uses_rng", True)
+
+        def choose(self, state, rng):
+            seen.append((self.name, state.actor, rng))
+            return self.inner.choose(state, rng)
+
+    a, b = sample_side_deck(1), sample_side_deck(2)
+    for policy_b in ("passive", "random"):
+        seen.clear()
+        play_match(a, b, policy_a=Recording("greedy"), policy_b=Recording(policy_b), seed=9)
+        assert {rng for name, _, rng in seen if name == "greedy"} == {None}
+        drawn = [rng for name, _, rng in seen if name == policy_b]
+        if policy_b == "passive":
+            assert set(drawn) == {None}
+        else:
+            assert len({id(rng) for rng in drawn}) == 1
+            assert isinstance(drawn[0], random.Random)
+    assert not get_policy("greedy").uses_rng and not get_policy("passive").uses_rng
+    assert getattr(get_policy("random"), "uses_rng", True)
+    # The random side's draws are still those of its seeded rng: the same match again.
+    first = play_match(a, b, policy_a="greedy", policy_b="random", seed=9, log=True)
+    again = play_match(a, b, policy_a="greedy", policy_b="random", seed=9, log=True)
+    assert first.log == again.log
+    assert policy_rng(9, "B").random() == policy_rng(9, "B").random()
+
+
 class _Watching:
     """A greedy policy that records whether automatic collection was on at each decision."""
 
-    def __init__(self, inner=None):
-        from play.engine.policies import get_policy
-
+    def __init__(self):
         self.greedy = get_policy("greedy")
         self.name = "greedy"
         self.seen = set()
-        self.inner = inner  # a match to play inside the first decision (nesting)
 
     def choose(self, state, rng):
         self.seen.add(gc.isenabled())
-        if self.inner is not None:
-            inner, self.inner = self.inner, None
-            inner()
-            self.seen.add(gc.isenabled())  # the inner match's end must not switch it back on
         return self.greedy.choose(state, rng)
+
+
+def _collector_settings() -> tuple:
+    return gc.isenabled(), gc.get_threshold(), list(gc.callbacks), gc.get_freeze_count()
 
 
 @pytest.fixture
@@ -187,18 +218,17 @@ def collector_on():
         gc.disable()
 
 
-def test_a_logged_match_pauses_the_collector_and_switches_it_back_on(collector_on):
+@pytest.mark.parametrize("log", [True, False])
+def test_a_match_leaves_the_collector_as_it_found_it(collector_on, log):
+    # Process-wide collector settings belong where a process starts (play/collector.py), so
+    # the web process, which plays solo games and replays, keeps Python's defaults.
+    before = _collector_settings()
     watch = _Watching()
-    outcome = play_match(DECK_A, DECK_B, policy_a=watch, policy_b="greedy", seed=3)
-    assert watch.seen == {False}
-    assert gc.isenabled()
-    check_log(outcome.log)  # the goldens and test_speed_paths compare logs byte for byte
-
-
-def test_a_match_without_a_log_leaves_the_collector_alone(collector_on):
-    watch = _Watching()
-    play_match(DECK_A, DECK_B, policy_a=watch, policy_b="greedy", seed=3, log=False)
+    outcome = play_match(DECK_A, DECK_B, policy_a=watch, policy_b="greedy", seed=3, log=log)
     assert watch.seen == {True}
+    assert _collector_settings() == before
+    if log:
+        check_log(outcome.log)
 
 
 def test_a_collector_switched_off_before_the_match_stays_off():
@@ -212,156 +242,8 @@ def test_a_collector_switched_off_before_the_match_stays_off():
             gc.enable()
 
 
-def test_nested_matches_switch_the_collector_back_on_only_at_the_outer_end(collector_on):
-    inner = _Watching()
-    outer = _Watching(
-        inner=lambda: play_match(DECK_B, DECK_A, policy_a=inner, policy_b="greedy", seed=4)
-    )
-    play_match(DECK_A, DECK_B, policy_a=outer, policy_b="greedy", seed=3)
-    assert outer.seen == {False} and inner.seen == {False}
-    assert gc.isenabled()
-
-
-def test_a_match_that_raises_still_switches_the_collector_back_on(collector_on):
-    class Broken:
-        name = "broken"
-
-        def choose(self, state, rng):
-            raise RuntimeError("policy failed")
-
-    with pytest.raises(RuntimeError, match="policy failed"):
-        play_match(DECK_A, DECK_B, policy_a=Broken(), policy_b="greedy", seed=3)
-    assert gc.isenabled()
-
-
-def test_the_paused_collector_still_frees_a_policys_cyclic_garbage(collector_on, monkeypatch):
-    # A policy leaving a reference cycle behind at every decision: inside the pause the young
-    # generation is collected by hand past PAUSED_YOUNG_LIMIT, so the garbage stays bounded.
-    import weakref
-
-    import play.engine.runner as runner
-
-    monkeypatch.setattr(runner, "PAUSED_YOUNG_LIMIT", 2_000)
-    made = []
-    most_alive = 0
-
-    class Node:
-        pass
-
-    class Cyclic(_Watching):
-        def choose(self, state, rng):
-            nonlocal most_alive
-            a, b = Node(), Node()
-            a.other, b.other = b, a
-            a.pad = [[] for _ in range(50)]
-            made.append(weakref.ref(a))
-            most_alive = max(most_alive, sum(ref() is not None for ref in made))
-            return super().choose(state, rng)
-
-    play_match(DECK_A, DECK_B, policy_a=Cyclic(), policy_b="greedy", seed=3)
-    assert len(made) > 100
-    assert most_alive < 100  # about 2,000 / 52 objects a decision, never all of them
-
-
-def test_overlapping_matches_in_two_threads_leave_the_collector_on(collector_on):
-    # First in, first out: A enters, B enters, A leaves while B plays on, B leaves. A pause that
-    # only remembered "was it on?" would let A switch it on under B, and B switch it off for good.
-    import threading
-
-    a_inside, b_inside, a_done = threading.Event(), threading.Event(), threading.Event()
-    seen_by_b_after_a = []
-
-    class First(_Watching):
-        def choose(self, state, rng):
-            if not a_inside.is_set():
-                a_inside.set()
-                assert b_inside.wait(30)
-            return super().choose(state, rng)
-
-    class Second(_Watching):
-        def choose(self, state, rng):
-            if not b_inside.is_set():
-                b_inside.set()
-                assert a_done.wait(30)
-                seen_by_b_after_a.append(gc.isenabled())
-            return super().choose(state, rng)
-
-    def first():
-        play_match(DECK_A, DECK_B, policy_a=First(), policy_b="greedy", seed=3)
-        a_done.set()
-
-    def second():
-        assert a_inside.wait(30)
-        play_match(DECK_B, DECK_A, policy_a=Second(), policy_b="greedy", seed=4)
-
-    threads = [threading.Thread(target=first), threading.Thread(target=second)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert seen_by_b_after_a == [False]  # still paused for B after A's match ended
-    assert gc.isenabled()
-
-
-@pytest.fixture
-def thresholds_kept():
-    gc.collect()  # undoes any raise an earlier logged match left
-    was = gc.get_threshold()
-    yield was
-    gc.set_threshold(*was)
-
-
-def test_leaving_the_pause_defers_the_young_collection_by_what_the_match_made(
-    collector_on, thresholds_kept
-):
-    # The log is handed out in the young generation: collecting it the moment the pause ends
-    # would walk all of it just before a batch drops it (docs/performance.md, fourth pass).
-    gc.collect()
-    young_before = gc.get_stats()[0]["collections"]
-    outcome = play_match(DECK_A, DECK_B, policy_a="greedy", policy_b="greedy", seed=3)
-    raised = gc.get_threshold()
-    assert raised[0] > thresholds_kept[0] and raised[1:] == thresholds_kept[1:]
-    assert gc.get_stats()[0]["collections"] == young_before
-    del outcome
-    gc.collect(0)  # the next collection to start undoes the raise
-    assert gc.get_threshold() == thresholds_kept
-
-
-def test_the_next_logged_match_undoes_the_raise_before_its_own(collector_on, thresholds_kept):
-    import play.engine.runner as runner
-
-    seen = []
-
-    class Looking(_Watching):
-        def choose(self, state, rng):
-            seen.append(gc.get_threshold())
-            return super().choose(state, rng)
-
-    play_match(DECK_A, DECK_B, policy_a="greedy", policy_b="greedy", seed=3)
-    play_match(DECK_A, DECK_B, policy_a=Looking(), policy_b="greedy", seed=4)
-    assert set(seen) == {thresholds_kept}  # inside the pause: the threshold as it was
-    runner._lower_young_threshold()
-    assert gc.get_threshold() == thresholds_kept
-
-
-def test_a_threshold_set_meanwhile_or_set_to_zero_is_left_alone(collector_on, thresholds_kept):
-    play_match(DECK_A, DECK_B, policy_a="greedy", policy_b="greedy", seed=3)
-    gc.set_threshold(500, 10, 10)
-    gc.collect(0)
-    play_match(DECK_A, DECK_B, policy_a="greedy", policy_b="greedy", seed=4)
-    gc.set_threshold(500, 10, 10)
-    play_match(DECK_A, DECK_B, policy_a="greedy", policy_b="greedy", seed=5)
-    assert gc.get_threshold()[0] > 500  # raised from the 500 found on entering
-    gc.collect(0)
-    assert gc.get_threshold() == (500, 10, 10)
-    gc.set_threshold(0)  # automatic collection switched off through the threshold
-    play_match(DECK_A, DECK_B, policy_a="greedy", policy_b="greedy", seed=6)
-    assert gc.get_threshold()[0] == 0 and gc.isenabled()
-
-
-def test_cyclic_garbage_stays_bounded_over_many_logged_matches(collector_on, thresholds_kept):
-    # What a match leaves behind is exempt from the young threshold only until the match after
-    # the next one leaves the pause: garbage of earlier matches then counts as usual.
+def test_cyclic_garbage_stays_bounded_over_many_logged_matches(collector_on):
+    # The engine holds back no collection: a policy's reference cycles are freed as usual.
     import weakref
 
     made = []
