@@ -78,4 +78,3 @@ class Command(CheckedCommand):
             )
 
         threading.Thread(target=restart_when_built, name="engine-build", daemon=True).start()
-
