@@ -11,9 +11,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def own_heartbeat(settings, tmp_path):
-    """The file store of the heartbeat in a folder of this test (no Redis), or the test cache."""
+def own_heartbeat(settings, tmp_path, monkeypatch):
+    """The file store of the heartbeat in a folder of this test (no Redis), or the test cache;
+    and no stale-reconciler warning left rate-limited by an earlier test of this process."""
     settings.BROKER_DIR = tmp_path / "broker"
+    monkeypatch.setattr(heartbeat, "_last_warning", 0.0)
     if settings.REDIS_URL:
         from django.core.cache import cache
 
@@ -41,7 +43,6 @@ def test_the_scheduled_reconciler_task_records_its_run_and_health_turns_ok(anon_
 
 
 def test_a_reconciler_that_stopped_running_is_logged_and_reported(anon_client, caplog):
-    heartbeat._last_warning = 0.0
     heartbeat.reconciler_ran(at=time.time() - 1000)
     with caplog.at_level(logging.WARNING):
         response = anon_client.get("/api/health/")
