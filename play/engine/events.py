@@ -22,9 +22,10 @@ def top_first(deck) -> list[str]:
 # Each event of 7 or more fields starts as a copy of its type's template, the fields in the
 # format's order, and gets its values in place: `{**_PLAY, "side": side, ...}` is a shallow
 # copy of a small dict (compiled: PyDict_Copy clones the key table) and one replacement a field,
-# cheaper than a literal's fresh dict growing key by key (docs/performance.md, "Logging cost,
-# fourth pass"). The templates hold only constants and None and are never handed out: every
-# event is a new dict of its own, with the same keys in the same order as the literal gave.
+# cheaper than a literal's fresh dict growing key by key (the logging-cost measurements that
+# docs/performance.md points to). The templates hold only constants and None and are never
+# handed out: every event is a new dict of its own, with the same keys in the same order as
+# the literal gave.
 def _template(event_type: str, *fields: str, **fixed: str) -> dict:
     """Return the template of an event type: `type`, then the fields in order, all None but
     the `fixed` ones."""
