@@ -5,6 +5,7 @@ import random
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from play.engine.chance import InIdOrder
 from play.engine.pk import pk_scores, pk_shoot, pk_shootout
 from play.simulations import core as simulation
 from play.simulations.kinds import register
@@ -33,13 +34,15 @@ class PkKind(DeckKind):
         side_a = simulation.side_deck(sides[0])
         side_b = simulation.side_deck(sides[spec.opponent])
         rng = random.Random(seed)
+        # Each shootout shuffles both full decks from their id order: sorted once here.
+        deck_a, deck_b = InIdOrder(side_a.cards), InIdOrder(side_b.cards)
         scores = []
         decided = []
         for _number in range(spec.runs):
             result = pk_shootout(
-                side_a.cards,
+                deck_a,
                 side_a.shootout_goalkeeper,
-                side_b.cards,
+                deck_b,
                 side_b.shootout_goalkeeper,
                 random.Random(rng.getrandbits(63)),
             )

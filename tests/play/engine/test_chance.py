@@ -5,7 +5,7 @@ from operator import attrgetter
 
 import pytest
 
-from play.engine.chance import Chance
+from play.engine.chance import Chance, InIdOrder
 from play.engine.testing import player
 
 
@@ -37,6 +37,19 @@ def test_a_shuffle_of_equal_copies_keeps_their_given_order_before_shuffling():
         chance = Chance(seed)
         assert [id(c) for c in chance.shuffle(cards)] == [id(c) for c in expected]
         assert chance.rng.getstate() == reference.getstate()
+
+
+def test_a_deck_sorted_once_shuffles_as_the_deck_itself():
+    rng = random.Random(5)
+    for seed in range(100):
+        cards = _deck(rng)
+        once = InIdOrder(cards)
+        assert [id(c) for c in once] == [id(c) for c in sorted(cards, key=attrgetter("id"))]
+        given, sorted_once = Chance(seed), Chance(seed)
+        for _ in range(3):  # the same deck again and again, as a chunk's shootouts do
+            expected = given.shuffle(cards)
+            assert [id(c) for c in sorted_once.shuffle(once)] == [id(c) for c in expected]
+        assert given.rng.getstate() == sorted_once.rng.getstate()
 
 
 def test_a_random_subclass_keeps_its_own_shuffle():
