@@ -75,9 +75,11 @@ test-fast: setup engine
 	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest $(XDIST) \
 	  -m "not browser and not slow and not workers" $(PYTEST_ARGS)
 
-# Style, and the import rules of the architecture (.importlinter: rooms, engines, no cycles).
+# Style, the import rules of the architecture (.importlinter: rooms, engines, no cycles), and
+# models that need no migration beyond those in the tree.
 lint:
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && $(VENV)/bin/lint-imports --no-cache
+	$(PY) manage.py makemigrations --check --dry-run -v0
 
 format:
 	$(VENV)/bin/ruff check --fix . && $(VENV)/bin/ruff format .

@@ -13,12 +13,14 @@ for a set of realistic queries, their round-robin mix and `/api/ping/` with clos
 client threads on loopback: p50/p95/p99 latency, requests/s and the throughput ratio
 search mix / ping. gunicorn is stopped and the database dropped on exit (`--keep-db` keeps it).
 
-Goals (issue #2): search p95 ≤ 50 ms and search/ping throughput ≥ 0.5, with the response
-cache warm. Goals (issue #10), with the cache off (`SEARCH_CACHE=0`, every request a miss): a
-search of 50 cards costs at most 2× the ping's server CPU and its p95 is ≤ 50 ms; a grid page of
-card faces renders in ≤ 50 ms server time. `--cache on|off|both` (default both) picks the
-modes; each gets its own gunicorn and table. The script prints the figures and whether each
-goal is met; it never fails on them (docs/performance.md).
+Goals (what a user waits for; the script prints each and whether it is met, and never fails
+on them, docs/performance.md):
+- cache on: search-mix p95 ≤ 50 ms at 16 clients on the 10× catalog, and a hit clearly
+  cheaper than a miss (the mix's server CPU a request, cache on against cache off);
+- cache off (`SEARCH_CACHE=0`, every request a miss): one search ≤ 5× the ping's server CPU;
+- never-repeated queries (a new query text every request): p95 ≤ 100 ms;
+- a grid page of card faces renders in ≤ 50 ms server time.
+`--cache on|off|both` (default both) picks the modes; each gets its own gunicorn and table.
 """
 
 import argparse
@@ -45,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 P95_GOAL_MS = 50.0
-RATIO_GOAL = 0.5
+NOVEL_P95_GOAL_MS = 100.0
 
 # (label, query string of /api/cards/): what people type, plus a second page.
 SEARCHES = [
@@ -64,7 +66,7 @@ PAGES = [
     ("grid page, 60 card faces (set:BS)", "/cards/?" + urlencode({"q": "set:BS", "view": "grid"})),
     ("one card face (face.svg)", "/cards/BS-014/face.svg"),
 ]
-CPU_RATIO_GOAL = 2.0
+CPU_RATIO_GOAL = 5.0  # cache off: one search against the ping, server CPU a request
 GRID_GOAL_MS = 50.0
 # (label, query, index the plan should use)
 EXPLAINS = [
@@ -210,7 +212,7 @@ def explain(query: str, *, seqscan: bool) -> tuple[str, str, str]:
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
 
-    from catalog.selectors import card_search
+    from catalog.search.selectors import card_search
 
     qs = card_search(query=query)
     page = qs[:50]  # what PageNumberPagination runs for page 1 (PAGE_SIZE = 50)
@@ -670,11 +672,16 @@ def interleaved(args, port: int, server_pids: list[int], db_url: str, mode: str)
     goal = "met" if ratio <= CPU_RATIO_GOAL else "MISSED"
     print(
         f"\nserver CPU per request, search mix / ping (interleaved) = {ratio:.2f}× "
-        f"(goal ≤ {CPU_RATIO_GOAL:.0f}×): {goal}; load average {os.getloadavg()[0]:.1f}"
+        f"(goal with the cache off ≤ {CPU_RATIO_GOAL:.0f}×): {goal}; "
+        f"load average {os.getloadavg()[0]:.1f}"
     )
 
 
-def measure(args, port: int, server_pids: list[int], db_url: str, cached: bool) -> None:
+NOVEL = "never-repeated queries (nothing reusable)"
+MIX = "search mix (all of the above, round-robin)"
+
+
+def measure(args, port: int, server_pids: list[int], db_url: str, cached: bool) -> dict:
     paths = {label: "/api/cards/?" + urlencode(params) for label, params in SEARCHES}
     counts = {}
     for label, path in paths.items():
@@ -704,14 +711,14 @@ def measure(args, port: int, server_pids: list[int], db_url: str, cached: bool) 
     )
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     phases = [(label, [path]) for label, path in paths.items()]
-    phases.append(("search mix (all of the above, round-robin)", list(paths.values())))
+    phases.append((MIX, list(paths.values())))
     # Queries never seen before: each request a new query text, so nothing of the search
     # (answer or compiled SQL) can be reused; shapes like the mix, all with a full page.
     novel = []
     for i in range(args.requests + warmup + 1):
         shape = [f"number>={i % 150 + 1} kind:player", f"set:BS,2ND shoot>={i % 5} keep>={i % 3}"]
         novel.append("/api/cards/?" + urlencode({"q": shape[i % 2] + f" number<={9000 + i}"}))
-    phases.append(("never-repeated queries (nothing reusable)", novel))
+    phases.append((NOVEL, novel))
     phases += [(label, [path]) for label, path in PAGES]
     phases.append(("/api/ping/", ["/api/ping/"]))
     results = {}
@@ -723,7 +730,7 @@ def measure(args, port: int, server_pids: list[int], db_url: str, cached: bool) 
         )
         results[label] = result
         print(result.row(counts.get(label, "")), flush=True)
-    mix = results["search mix (all of the above, round-robin)"]
+    mix = results[MIX]
     ping = results["/api/ping/"]
     reconnects = mix.connections / len(mix.latencies)
     ratio = mix.rps / ping.rps
@@ -737,12 +744,25 @@ def measure(args, port: int, server_pids: list[int], db_url: str, cached: bool) 
     )
     print(f"\n## Goals, {mode}")
     worst = max(results[label].percentile(95) for label in paths)
-    cpu_ratio = mix.server_ms / ping.server_ms
-    goal = "met" if cpu_ratio <= CPU_RATIO_GOAL else "MISSED"
+    if cached:
+        goal = "met" if mix.percentile(95) <= P95_GOAL_MS else "MISSED"
+        print(
+            f"search mix p95 = {mix.percentile(95):.1f} ms (worst single query p95 = "
+            f"{worst:.1f} ms), goal ≤ {P95_GOAL_MS:.0f} ms: {goal}"
+        )
+    else:
+        cpu_ratio = mix.server_ms / ping.server_ms
+        goal = "met" if cpu_ratio <= CPU_RATIO_GOAL else "MISSED"
+        print(
+            f"server CPU per request, search mix / ping = {mix.server_ms:.2f} / "
+            f"{ping.server_ms:.2f} ms = {cpu_ratio:.2f}× (goal ≤ {CPU_RATIO_GOAL:.0f}×): {goal}; "
+            f"search mix p95 = {mix.percentile(95):.1f} ms"
+        )
+    novel = results[NOVEL]
+    goal = "met" if novel.percentile(95) <= NOVEL_P95_GOAL_MS else "MISSED"
     print(
-        f"server CPU per request, search mix / ping = {mix.server_ms:.2f} / "
-        f"{ping.server_ms:.2f} ms = {cpu_ratio:.2f}× (issue #10 goal, cache off: ≤ "
-        f"{CPU_RATIO_GOAL:.0f}×): {goal}"
+        f"never-repeated queries p95 = {novel.percentile(95):.1f} ms at {novel.server_ms:.2f} ms "
+        f"server CPU a request, goal ≤ {NOVEL_P95_GOAL_MS:.0f} ms: {goal}"
     )
     grid = results[PAGES[0][0]]
     goal = "met" if grid.server_ms <= GRID_GOAL_MS else "MISSED"
@@ -752,14 +772,7 @@ def measure(args, port: int, server_pids: list[int], db_url: str, cached: bool) 
         f"server time): {goal}; its faces are separate, cacheable requests "
         f"({results[PAGES[1][0]].server_ms:.2f} ms each from the face cache)"
     )
-    print(
-        f"search mix p95 = {mix.percentile(95):.1f} ms (worst single query p95 = {worst:.1f} ms), "
-        f"goal ≤ {P95_GOAL_MS:.0f} ms: {'met' if mix.percentile(95) <= P95_GOAL_MS else 'MISSED'}"
-    )
-    print(
-        f"throughput search mix / ping = {mix.rps:.0f} / {ping.rps:.0f} = {ratio:.2f}, "
-        f"goal ≥ {RATIO_GOAL}: {'met' if ratio >= RATIO_GOAL else 'MISSED'}"
-    )
+    print(f"throughput search mix / ping = {mix.rps:.0f} / {ping.rps:.0f} = {ratio:.2f}")
     cores = os.cpu_count() or 1
     mix_cost = mix.server_ms + mix.cpu_ms(mix.client_cpu)
     ping_cost = ping.server_ms + ping.cpu_ms(ping.client_cpu)
@@ -769,6 +782,19 @@ def measure(args, port: int, server_pids: list[int], db_url: str, cached: bool) 
         f"{cores * 1000 / mix_cost:.0f} and {cores * 1000 / ping_cost:.0f} req/s "
         f"(ratio {ping_cost / mix_cost:.2f}) and, with {args.clients} closed-loop clients, a "
         f"search latency of at least {args.clients * mix_cost / cores:.0f} ms (Little's law)."
+    )
+    return results
+
+
+def hit_against_miss(by_mode: dict) -> None:
+    """Print the goal that needs both modes: a cache hit clearly cheaper than a miss."""
+    if set(by_mode) != {True, False}:
+        return
+    hit, miss = by_mode[True][MIX].server_ms, by_mode[False][MIX].server_ms
+    goal = "met" if hit <= miss / 2 else "MISSED"
+    print(
+        f"\n## Goal across modes\nsearch mix server CPU a request: hit {hit:.2f} ms, miss "
+        f"{miss:.2f} ms ({hit / miss:.0%} of a miss; goal: clearly cheaper, at most half): {goal}"
     )
 
 
@@ -865,17 +891,19 @@ def main() -> int:
         if background > 0.2:
             print("WARNING: the machine is busy; the figures below are pessimistic.")
         modes = {"on": [True], "off": [False], "both": [False, True]}[args.cache]
+        by_mode = {}
         for cached in modes:
             port = free_port()
             mode_env = dict(env, SEARCH_CACHE="1" if cached else "0")
             server = start_gunicorn(args, mode_env, port, Path(tmp.name) / "gunicorn.log")
             mode = "cache ON" if cached else "cache OFF"
             if not args.only_interleave:
-                measure(args, port, worker_pids(server.pid), db_url, cached)
+                by_mode[cached] = measure(args, port, worker_pids(server.pid), db_url, cached)
             if args.interleave:
                 interleaved(args, port, worker_pids(server.pid), db_url, mode)
             stop(server)
             server = None
+        hit_against_miss(by_mode)
         return 0
     finally:
         stop(server)

@@ -148,6 +148,14 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "NAME": str(BASE_DIR / "var" / f"test-db-{os.getpid()}.sqlite3")
     }
     DATABASES["default"]["OPTIONS"] = {"timeout": 20}
+elif env_bool("DATABASE_PREPARE", True):
+    # PostgreSQL: parameters bound on the server, so psycopg prepares a statement the second
+    # time a connection runs it and PostgreSQL skips parsing and planning from then on. An
+    # uncached card search spent 2.4 ms of PostgreSQL CPU without it and 1.4 ms with it
+    # (bench/search.py --cache off, docs/performance.md). Behind a pooler in transaction
+    # mode that cannot keep prepared statements (PgBouncer before 1.21), set
+    # DATABASE_PREPARE=0.
+    DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 2}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

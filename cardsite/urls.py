@@ -11,7 +11,7 @@ from rest_framework.routers import DefaultRouter
 
 from cardsite.accounts.forms import ThrottledAdminAuthenticationForm
 from cardsite.health import health
-from catalog.api import CardSetViewSet, CardViewSet, card_list
+from catalog.api import CardSetViewSet, CardViewSet
 from catalog.contributions.views import scan_file
 from decks import views as deck_views
 from decks.api import DeckViewSet
@@ -40,9 +40,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/ping/", include("cardsite.health")),
     path("api/health/", health, name="health"),
-    # JSON clients of the card list skip DRF (catalog.api.card_list); the router's route stays
-    # for browsers (browsable API) and the schema.
-    path("api/cards/", card_list, name="card-list-json"),
     path("api/collection/", CollectionView.as_view(), name="api-collection"),
     path(
         "api/collection/cards/<str:card_id>/",

@@ -115,9 +115,6 @@ class Team(models.Model):
     name = models.CharField(max_length=100)
     name_ja = models.CharField(max_length=100)
     is_national = models.BooleanField(default=False)
-    # The team's object in the card list API (code, name, name_ja), written by a database
-    # trigger on every insert and update (migration 0008), like Card.api_head.
-    api_json = models.TextField(editable=False, default="")
 
     class Meta:
         ordering = ["is_national", "name"]
@@ -128,24 +125,6 @@ class Team(models.Model):
     @property
     def display_name(self) -> str:
         return self.name_ja if get_language() == "ja" else self.name
-
-
-class CardTotal(models.Model):
-    """How many cards there are: one row, kept exact by database triggers (migration 0009).
-
-    The unfiltered card list counted every card per request (an index-only scan of the whole
-    table, the largest COUNT of an uncached search, docs/performance.md); this row answers
-    that count without a scan. Triggers on catalog_card change it in the writing transaction
-    on every insert and delete, whatever the path (save, bulk writes, QuerySet.delete, raw
-    SQL, TRUNCATE on PostgreSQL). When the row is missing (a flushed database), readers count
-    the cards and the next write puts the row back with the recounted total.
-    """
-
-    id = models.PositiveSmallIntegerField(primary_key=True, default=1, editable=False)
-    cards = models.PositiveIntegerField(default=0, editable=False)
-
-    def __str__(self) -> str:
-        return str(self.cards)
 
 
 class Card(models.Model):
@@ -187,11 +166,6 @@ class Card(models.Model):
     search_text = models.TextField(editable=False, default="")
     search_grams = models.JSONField(editable=False, default=list)
     catalog_order = models.PositiveIntegerField(editable=False, default=0)
-    # The card's JSON in the card list API, before and after its team (Team.api_json, joined
-    # live): written by a database trigger on every insert and update, whatever the path
-    # (migration 0008).
-    api_head = models.TextField(editable=False, default="")
-    api_tail = models.TextField(editable=False, default="")
 
     class Meta:
         ordering = ["card_set__display_order", "number"]
@@ -226,7 +200,7 @@ class Card(models.Model):
             ),
         ]
         # The PostgreSQL-only search indexes (trigram and short grams) are created by
-        # migration 0002, which skips them on SQLite.
+        # catalog's first migration, which skips them on SQLite.
         indexes = [
             # Kind, position and stats: the filter controls. With the stats in the index, the
             # COUNT of a search such as `pos:FW shoot>=7` is an index-only scan, not a table scan.

@@ -16,8 +16,8 @@ from catalog.extensions import card_sections, user_search_terms
 from catalog.faces import cached_face, card_face_cached
 from catalog.importer import export_rows
 from catalog.models import Card, CardSet, Team
-from catalog.search import QuerySyntaxError
-from catalog.selectors import card_filter_form_to_query, card_search
+from catalog.search.query import QuerySyntaxError
+from catalog.search.selectors import card_filter_form_to_query, card_search
 
 PAGE_SIZE = 60
 CARD_VIEWS = ("table", "grid")

@@ -22,8 +22,8 @@ from cardsite.web.json_limits import JSONLimitError, loads_bounded
 from cardsite.web.numbers import whole_number_or
 from catalog.contributions.selectors import proposals_of
 from catalog.models import Card
-from catalog.search import QuerySyntaxError
-from catalog.selectors import card_search
+from catalog.search.query import QuerySyntaxError
+from catalog.search.selectors import card_search
 from decks import odds, summary
 from decks.collections import selectors as collection_selectors
 from decks.content import ContentError, DeckContent, content_diff

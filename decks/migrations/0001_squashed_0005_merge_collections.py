@@ -29,7 +29,7 @@ class Migration(migrations.Migration):
     ]
 
     dependencies = [
-        ("catalog", "0005_contributions_revisions_scans"),
+        ("catalog", "0001_squashed_0009_card_total"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

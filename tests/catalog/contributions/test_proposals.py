@@ -214,7 +214,7 @@ def test_set_page_checklist_counts_real_pending_and_sample(alice, editor, client
 
 
 def test_is_pending_finds_the_cards_with_a_proposal_waiting(alice, editor, client):
-    from catalog.selectors import card_search
+    from catalog.search.selectors import card_search
 
     client.get("/api/cards/?q=is:pending")  # cached while empty
     propose(alice)

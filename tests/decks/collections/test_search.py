@@ -5,8 +5,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from catalog.extensions import user_search_terms
-from catalog.search import QuerySyntaxError
-from catalog.selectors import card_search
+from catalog.search.query import QuerySyntaxError
+from catalog.search.selectors import card_search
 from decks.collections.services import collection_entry_set
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +89,7 @@ def test_the_owned_terms_describe_themselves_in_the_readers_language(
 ):
     from django.utils import translation
 
-    from catalog.search import parse_query
+    from catalog.search.query import parse_query
 
     parsed = parse_query(query, user=alice)
     assert parsed.description == english

@@ -1,6 +1,6 @@
 """Search syntax errors in the reader's language.
 
-The parser (catalog/search.py) words its errors in English as it finds them; this module
+The parser (catalog/search/query.py) words its errors in English as it finds them; this module
 matches each sentence and says it again through gettext, so a new error the table does not
 know yet still reads, in English, rather than failing. The English text is unchanged: every
 msgid below, filled with the matched values, is the parser's own sentence.

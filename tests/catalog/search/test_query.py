@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from catalog.data import TEAMS
 from catalog.models import Card, CardSet, Team
-from catalog.search import (
+from catalog.search.query import (
     MAX_DEPTH,
     MAX_QUERY_LENGTH,
     MAX_TERMS,
@@ -25,7 +25,7 @@ from catalog.search import (
     parse_query,
     quote_value,
 )
-from catalog.selectors import card_filter_form_to_query, card_search
+from catalog.search.selectors import card_filter_form_to_query, card_search
 
 pytestmark = pytest.mark.django_db
 
@@ -681,7 +681,7 @@ def test_any_query_that_parses_runs_on_the_database(cards, text):
 def test_syntax_errors_are_said_in_japanese_and_unchanged_in_english():
     from django.utils import translation
 
-    from catalog.search import QuerySyntaxError, parse_query
+    from catalog.search.query import QuerySyntaxError, parse_query
 
     with translation.override("ja"), pytest.raises(QuerySyntaxError) as ja:
         parse_query("is:samp")

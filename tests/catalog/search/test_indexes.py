@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from catalog.models import Card
-from catalog.selectors import card_search
+from catalog.search.selectors import card_search
 
 postgresql_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="PostgreSQL search indexes (pg_trgm, GIN)"
@@ -107,14 +107,14 @@ LIST_REQUESTS = [
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("params", LIST_REQUESTS, ids=lambda p: " ".join(p.values()) or "all")
-def test_card_list_needs_two_queries_whatever_the_search_and_one_when_cached(client, params):
-    # The catalog version (the cache key) and one statement for the page (sets and teams
-    # joined, not fetched per card) and its count; a repeated request only reads the version.
+def test_card_list_needs_three_queries_whatever_the_search_and_one_when_cached(client, params):
+    # The catalog version (the cache key), the count, and the page (teams joined, not fetched
+    # per card); a repeated request only reads the version.
     with CaptureQueriesContext(connection) as captured:
         response = client.get("/api/cards/", params, HTTP_ACCEPT="application/json")
     assert response.status_code == 200
     assert response.json()["results"], params
-    assert len(captured.captured_queries) == 2, [q["sql"] for q in captured.captured_queries]
+    assert len(captured.captured_queries) == 3, [q["sql"] for q in captured.captured_queries]
     with CaptureQueriesContext(connection) as captured:
         again = client.get("/api/cards/", params, HTTP_ACCEPT="application/json")
     assert again.json() == response.json()

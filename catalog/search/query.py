@@ -22,7 +22,7 @@ from django.db.models.expressions import OrderBy
 from catalog import extensions
 from catalog.data import TEAMS
 from catalog.models import Team, normalize_text
-from catalog.search_messages import syntax_message
+from catalog.search.messages import syntax_message
 
 # Limits keep the SQL within what both databases accept (SQLite's expression depth is 1000).
 MAX_QUERY_LENGTH = 1000
