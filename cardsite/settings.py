@@ -102,6 +102,9 @@ MIDDLEWARE = [
     # fails in development and tests too, not first in production.
     "csp.middleware.CSPMiddleware",
     "cardsite.web.request_edges.ApiErrorMiddleware",
+    # A 503 while the database is down; outside the session and authentication middleware,
+    # inside ApiErrorMiddleware so its 503 comes before that one's JSON 500.
+    "cardsite.web.database_outage.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
