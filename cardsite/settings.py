@@ -243,7 +243,7 @@ else:
 SERVE_MEDIA = env_bool("SERVE_MEDIA", DEBUG)
 SCAN_MAX_BYTES = env_int("SCAN_MAX_BYTES", 8_000_000)
 SCAN_MAX_PIXELS = env_int("SCAN_MAX_PIXELS", 40_000_000)
-# Card proposals a user may send per day (a rolling 24 hours).
+# Card proposals a user may send or edit per day (a rolling 24 hours; an edit counts as one).
 PROPOSALS_PER_DAY = env_int("PROPOSALS_PER_DAY", 20)
 
 STORAGES = {
