@@ -102,6 +102,9 @@ MIDDLEWARE = [
     # fails in development and tests too, not first in production.
     "csp.middleware.CSPMiddleware",
     "cardsite.web.request_edges.ApiErrorMiddleware",
+    # A 503 while the database is down; outside the session and authentication middleware,
+    # inside ApiErrorMiddleware so its 503 comes before that one's JSON 500.
+    "cardsite.web.database_outage.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -248,7 +251,7 @@ else:
 SERVE_MEDIA = env_bool("SERVE_MEDIA", DEBUG)
 SCAN_MAX_BYTES = env_int("SCAN_MAX_BYTES", 8_000_000)
 SCAN_MAX_PIXELS = env_int("SCAN_MAX_PIXELS", 40_000_000)
-# Card proposals a user may send per day (a rolling 24 hours).
+# Card proposals a user may send or edit per day (a rolling 24 hours; an edit counts as one).
 PROPOSALS_PER_DAY = env_int("PROPOSALS_PER_DAY", 20)
 
 STORAGES = {

@@ -27,9 +27,11 @@ router.register("cards", CardViewSet, basename="card")
 router.register("decks", DeckViewSet, basename="deck")
 router.register("simulations", SimulationViewSet, basename="simulation")
 
-# A 500 page that needs neither the request nor the database (403 and 404 are Django's own,
-# rendering 403.html and 404.html in the site's layout).
-handler500 = "cardsite.web.error_pages.server_error"
+# A 500 page that needs neither the request nor the database, or the 503 of a database outage
+# (403 and 404 are Django's own, rendering 403.html and 404.html in the site's layout; so is
+# 400, but for a session the outage kept from being saved).
+handler400 = "cardsite.web.database_outage.bad_request"
+handler500 = "cardsite.web.database_outage.server_error"
 
 urlpatterns = [
     # Browsers ask for /favicon.ico on pages that name no icon (the admin's).

@@ -327,6 +327,25 @@ class CardProposal(models.Model):
         return reverse("catalog:proposal-detail", args=[self.pk])
 
 
+class ProposalEdit(models.Model):
+    """One time a proposer changed their proposal and sent it again.
+
+    An edit costs what a new proposal does (its fields are checked and its scans decoded and
+    resized again), so it counts against the same daily limit (`PROPOSALS_PER_DAY`).
+    """
+
+    proposal = models.ForeignKey(CardProposal, on_delete=models.CASCADE, related_name="edits")
+    editor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["editor", "created_at"], name="proposal_edit_editor_time")]
+
+    def __str__(self) -> str:
+        return f"{self.proposal_id} edited by {self.editor_id}"
+
+
 class CardRevision(models.Model):
     """One accepted state of a card: who proposed it, who accepted it, when, from what source,
     and the whole card as it became (`data`, in the file format's fields)."""

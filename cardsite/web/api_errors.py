@@ -7,7 +7,7 @@
 `message` is always there and reads as a sentence; `errors` is always a list (empty when the
 error is not about particular fields) of objects with the `field` they concern (a dotted path
 into the request body, `null` for the request as a whole), a `message`, and for deck texts the
-`line`. Parse errors, field errors, permission errors, 404s and 500s all use it.
+`line`. Parse errors, field errors, permission errors, 404s, 500s and 503s all use it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from cardsite.web.numbers import whole_number_or
 
-logger = logging.getLogger("cardsite.errors")
 log = logging.getLogger("cardsite.api")  # the name it always logged under
 
 
@@ -63,7 +62,8 @@ def error_body(message: str, errors: list[dict] | None = None) -> dict:
 
 
 def exception_handler(exc, context):
-    """Return every API error as the one JSON error object; an unexpected error is a JSON 500."""
+    """Return every API error as the one JSON error object; leave an unexpected one to the
+    middleware (cardsite/web/database_outage.py, request_edges.ApiErrorMiddleware)."""
     if isinstance(exc, RequestDataTooBig):
         # DRF reads a JSON body through request.body, which refuses one over Django's
         # DATA_UPLOAD_MAX_MEMORY_SIZE before the bounded parser sees it: the same 400.
@@ -77,17 +77,9 @@ def exception_handler(exc, context):
         return response
     response = drf_exception_handler(exc, context)
     if response is None:
-        request = context.get("request")
-        logger.error(
-            "Unhandled API error on %s %s",
-            getattr(request, "method", "?"),
-            getattr(request, "path", "?"),
-            exc_info=(type(exc), exc, exc.__traceback__),
-        )
-        return Response(
-            error_body("Internal server error; the error was logged."),
-            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
-        )
+        # Not an API error: DRF raises it again, for the middleware that answers every view's
+        # unexpected errors (a 503 while the database is down, else the logged JSON 500).
+        return None
     data = response.data
     if isinstance(data, dict) and set(data) == {"message", "errors"}:
         return response
@@ -139,6 +131,7 @@ ERROR_RESPONSES = {
     "415": "Unsupported media type.",
     "429": "Too many requests (write throttle), or too many failed logins from this address.",
     "500": "Unexpected server error (logged).",
+    "503": "The database is unavailable for the moment; try again after Retry-After seconds.",
 }
 
 

@@ -2,7 +2,9 @@
 
 Django renders 403.html and 404.html itself, with the request. A 500 must render even when
 the database, the session or the URLconf is what failed, so `server_error` renders 500.html
-with no request and no context processors, and falls back to plain text if even that fails.
+with no request and no context processors, and falls back to plain text if even that fails;
+the 503 page of a database outage is made the same way (cardsite/web/database_outage.py, which
+is handler500 and passes every other error on to `server_error`).
 Django's `require_POST` answers a 405 with an empty body, which browsers show as their own
 bare error; `MethodNotAllowedPageMiddleware` gives such a 405 a page that explains, with a
 link back. /api/ keeps its JSON errors (request_edges.ApiErrorMiddleware).
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import logging
 
-from django.http import HttpResponse, HttpResponseServerError
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.template import loader
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -22,15 +24,18 @@ from cardsite.web.request_edges import is_api
 logger = logging.getLogger("cardsite.errors")
 
 
-def server_error(request, template_name: str = "500.html") -> HttpResponse:
-    """Return the 500 page, rendered without the request (handler500)."""
+def standalone_page(template_name: str, *, status: int, fallback: str) -> HttpResponse:
+    """Return a page rendered without a request or the database; plain text if even that fails."""
     try:
-        return HttpResponseServerError(loader.get_template(template_name).render())
+        return HttpResponse(loader.get_template(template_name).render(), status=status)
     except Exception:  # the page must not raise in place of the error it reports
-        logger.exception("The 500 page could not be rendered")
-        return HttpResponseServerError(
-            "Server error (500)", content_type="text/plain; charset=utf-8"
-        )
+        logger.exception("The page %s could not be rendered", template_name)
+        return HttpResponse(fallback, status=status, content_type="text/plain; charset=utf-8")
+
+
+def server_error(request, template_name: str = "500.html") -> HttpResponse:
+    """Return the 500 page, rendered without the request."""
+    return standalone_page(template_name, status=500, fallback="Server error (500)")
 
 
 def _back(request) -> str:

@@ -12,11 +12,12 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from catalog.cache import catalog_bump
 from catalog.card_format import PROPOSAL_FIELDS
 from catalog.importer import CardRules, RowProblem, apply_rows, validate_card
-from catalog.models import Card, CardProposal
+from catalog.models import Card, CardProposal, ProposalEdit
 from catalog.scans import scan_create
 
 
@@ -50,15 +51,19 @@ def proposal_check(data: dict) -> dict:
 
 
 def _lock_user_and_check_limit(user) -> None:
-    # The user row lock serialises one user's concurrent proposals, so the count cannot race.
+    # The user row lock serialises one user's concurrent proposals and edits, so the count
+    # cannot race. An edit is checked and its scans decoded again: it counts as a proposal.
     get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
     since = timezone.now() - timedelta(days=1)
     sent = CardProposal.objects.filter(proposer=user, created_at__gte=since).count()
+    edited = ProposalEdit.objects.filter(editor=user, created_at__gte=since).count()
     limit = settings.PROPOSALS_PER_DAY
-    if sent >= limit:
-        raise ProposalError(
-            [RowProblem(0, "", f"You can send {limit} proposals a day; try again tomorrow.")]
+    if sent + edited >= limit:
+        message = _(
+            "You can send or edit %(limit)s proposals a day (each edit counts as one); "
+            "try again tomorrow."
         )
+        raise ProposalError([RowProblem(0, "", message % {"limit": limit})])
 
 
 def _clean_text(value: str, name: str, limit: int, required: bool) -> str:
@@ -118,16 +123,23 @@ def proposal_create(
 def proposal_resubmit(
     *, proposal: CardProposal, user, data: dict, source: str, note: str = "", scans=None
 ) -> CardProposal:
-    """Let the proposer answer "changes requested" with new data; the proposal is pending again."""
+    """Let the proposer change a pending proposal, or answer "changes requested" with new data;
+    the proposal is pending again. Each edit counts against the daily proposal limit."""
     if proposal.proposer_id != user.pk:
         raise ProposalError([RowProblem(0, "", "Only the proposer can change a proposal.")])
-    if proposal.status not in (CardProposal.Status.CHANGES_REQUESTED, CardProposal.Status.PENDING):
-        raise ProposalError([RowProblem(0, "", "This proposal has been reviewed already.")])
     row = proposal_check(data)
     source = _clean_text(source, "source", 200, required=True)
     note = _clean_text(note, "note", 2000, required=False)
     with transaction.atomic():
         locked = CardProposal.objects.select_for_update().get(pk=proposal.pk)
+        # Checked under the lock: an editor may have accepted it since the page was shown.
+        if locked.status not in (
+            CardProposal.Status.CHANGES_REQUESTED,
+            CardProposal.Status.PENDING,
+        ):
+            raise ProposalError([RowProblem(0, "", "This proposal has been reviewed already.")])
+        _lock_user_and_check_limit(user)
+        ProposalEdit.objects.create(proposal=locked, editor=user)
         locked.data = {name: data.get(name, "") for name in PROPOSAL_FIELDS}
         locked.card_set_id, locked.number, locked.card_id = (
             row["card_set_id"],

@@ -11,8 +11,9 @@ from catalog.contributions.services import (
     proposal_create,
     proposal_reject,
     proposal_request_changes,
+    proposal_resubmit,
 )
-from catalog.models import Card, CardProposal, CardRevision
+from catalog.models import Card, CardProposal, CardRevision, ProposalEdit
 
 pytestmark = pytest.mark.django_db
 
@@ -186,6 +187,72 @@ def test_the_daily_limit_is_enforced(alice, settings):
     assert CardProposal.objects.filter(proposer=alice).count() == 2
 
 
+def edit(user, proposal, **changes):
+    return proposal_resubmit(
+        proposal=proposal, user=user, data={**REAL_12, **changes}, source="my own card"
+    )
+
+
+def test_edits_count_against_the_daily_limit_as_new_proposals_do(alice, settings):
+    settings.PROPOSALS_PER_DAY = 3
+    proposal = propose(alice)
+    edit(alice, proposal, shoot="8")
+    edit(alice, proposal, shoot="9")
+    with pytest.raises(ProposalError, match="You can send or edit 3 proposals a day"):
+        edit(alice, proposal, shoot="5")
+    with pytest.raises(ProposalError, match="3 proposals a day"):
+        propose(alice, number="13")
+    proposal.refresh_from_db()
+    assert proposal.data["shoot"] == "9"  # the refused edit changed nothing
+    assert ProposalEdit.objects.filter(proposal=proposal).count() == 2
+    assert CardProposal.objects.filter(proposer=alice).count() == 1
+
+
+def test_answering_changes_requested_is_an_edit_too(alice, editor, settings):
+    settings.PROPOSALS_PER_DAY = 2
+    proposal = propose(alice, shoot="5")
+    proposal_request_changes(proposal=proposal, reviewer=editor, reason="Check the shoot value.")
+    edit(alice, proposal, shoot="6")
+    proposal_request_changes(proposal=proposal, reviewer=editor, reason="Check it again.")
+    with pytest.raises(ProposalError, match="2 proposals a day"):
+        edit(alice, proposal)
+    proposal.refresh_from_db()
+    assert (proposal.status, proposal.data["shoot"]) == ("changes", "6")
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "You can send or edit 2 proposals a day (each edit counts as one)"),
+        ("ja", "提案の送信と編集は1日に2件までです"),
+    ],
+)
+def test_the_edit_form_past_the_limit_is_a_400_naming_the_limit(
+    alice, alice_client, settings, language, words
+):
+    settings.PROPOSALS_PER_DAY = 2
+    proposal = edit(alice, propose(alice, shoot="5"), shoot="6")
+    alice_client.cookies["django_language"] = language
+    response = alice_client.post(
+        f"/proposals/{proposal.pk}/edit/", {**REAL_12, "source": "my own card, again"}
+    )
+    assert response.status_code == 400
+    assert words in response.content.decode()
+    proposal.refresh_from_db()
+    assert proposal.data["shoot"] == "6" and ProposalEdit.objects.count() == 1
+
+
+def test_an_edit_of_a_proposal_accepted_meanwhile_is_refused(alice, editor):
+    proposal = propose(alice)
+    shown = CardProposal.objects.get(pk=proposal.pk)  # the edit page, opened before the review
+    proposal_accept(proposal=proposal, reviewer=editor)
+    with pytest.raises(ProposalError, match="reviewed already"):
+        edit(alice, shown, shoot="9")
+    proposal.refresh_from_db()
+    assert (proposal.status, proposal.data["shoot"]) == ("accepted", "7")
+    assert not ProposalEdit.objects.exists()
+
+
 def test_card_page_shows_history_and_two_revisions_compare(alice, editor, client):
     proposal_accept(proposal=propose(alice), reviewer=editor)
     proposal_accept(proposal=propose(alice, shoot="8"), reviewer=editor)
@@ -262,6 +329,50 @@ def test_the_daily_limit_holds_under_concurrent_proposals(settings):
         thread.join()
     assert sorted(outcomes) == ["refused"] * 6 + ["saved"] * 2
     assert CardProposal.objects.filter(proposer=user).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_daily_limit_holds_under_concurrent_edits_and_proposals(settings):
+    """Eight requests at once, edits of two proposals and new proposals, for a user with two
+    left: exactly two go through, whichever they are (PostgreSQL)."""
+    import threading
+
+    from django.db import connection, connections
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL (SQLite serialises every write anyway)")
+    settings.PROPOSALS_PER_DAY = 4
+    from catalog.services import catalog_load
+
+    catalog_load()
+    user = get_user_model().objects.create_user("carol", "carol@example.com", "correct-horse-4")
+    first, second = propose(user), propose(user, number="13")
+    barrier = threading.Barrier(8)
+    outcomes = []
+
+    def send(index):
+        try:
+            barrier.wait()
+            if index < 3:
+                edit(user, first, shoot=str(index))
+            elif index < 6:
+                edit(user, second, number="13", shoot=str(index))
+            else:
+                propose(user, number=str(20 + index))
+            outcomes.append("saved")
+        except ProposalError:
+            outcomes.append("refused")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["refused"] * 6 + ["saved"] * 2
+    edits = ProposalEdit.objects.filter(editor=user).count()
+    assert CardProposal.objects.filter(proposer=user).count() + edits == 4
 
 
 def test_members_of_the_card_editors_group_are_editors(alice, bob):
