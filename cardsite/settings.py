@@ -159,6 +159,12 @@ elif env_bool("DATABASE_PREPARE", True):
     # mode that cannot keep prepared statements (PgBouncer before 1.21), set
     # DATABASE_PREPARE=0.
     DATABASES["default"]["OPTIONS"] = {"server_side_binding": True, "prepare_threshold": 2}
+if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+    # An unreachable server (not a refused connection) answers 503 within seconds instead of
+    # holding the request until the operating system gives up (cardsite/web/database_outage).
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = env_int(
+        "DATABASE_CONNECT_TIMEOUT", 5
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('catalog', '0009_card_total'),
+        ('catalog', '0002_drop_stored_search_json'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
