@@ -79,7 +79,7 @@ test-fast: setup engine
 # models that need no migration beyond those in the tree.
 lint:
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && $(VENV)/bin/lint-imports --no-cache
-	$(PY) manage.py makemigrations --check --dry-run -v0
+	DATABASE_URL=sqlite://:memory: $(PY) manage.py makemigrations --check --dry-run -v0
 
 format:
 	$(VENV)/bin/ruff check --fix . && $(VENV)/bin/ruff format .
