@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test test-fast setup engine lint format check services clean
+.PHONY: run serve install build migrate start secret test test-fast setup engine lint format check services clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -42,18 +42,31 @@ run: setup
 # the TLS proxy in front redirect) on a public host.
 SERVE_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/cardlab
 SERVE_REDIS_URL ?= redis://127.0.0.1:6379/0
-serve: setup engine
+# The production environment of the steps below: DEBUG off, the secret key, the database and
+# the broker (the environment's, else these defaults).
+PROD_ENV = export DEBUG=0 SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}" \
+	  DATABASE_URL="$${DATABASE_URL:-$(SERVE_DATABASE_URL)}" REDIS_URL="$${REDIS_URL:-$(SERVE_REDIS_URL)}" \
+	  SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" SERVE_MEDIA="$${SERVE_MEDIA:-1}"
+
+# A SECRET_KEY: the environment's, or one made once into var/secret_key (mode 600).
+secret:
 	@mkdir -p var && if [ -z "$$SECRET_KEY" ] && [ ! -s var/secret_key ]; then \
 	  (umask 077 && $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key); fi
-	@set -e; export DEBUG=0 SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}" \
-	  DATABASE_URL="$${DATABASE_URL:-$(SERVE_DATABASE_URL)}" REDIS_URL="$${REDIS_URL:-$(SERVE_REDIS_URL)}" \
-	  SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" SERVE_MEDIA="$${SERVE_MEDIA:-1}"; \
-	echo "make serve: database $$DATABASE_URL, broker $$REDIS_URL"; \
-	$(PY) manage.py collectstatic --no-input -v0; \
-	$(PY) manage.py migrate --no-input -v1; \
-	$(PY) manage.py load_catalog; \
+
+# Deployment in separate steps (docs/deploy.md): `install` needs the package registries,
+# `build` and `migrate` need none, and `start` (a restart) installs, builds and migrates nothing.
+install: setup
+build: $(VENV)/.installed engine secret
+	@set -e; $(PROD_ENV); $(PY) manage.py collectstatic --no-input -v0
+migrate: $(VENV)/.installed secret
+	@set -e; $(PROD_ENV); $(PY) manage.py migrate --no-input -v1; $(PY) manage.py load_catalog
+start: secret
+	@set -e; $(PROD_ENV); echo "make start: database $$DATABASE_URL, broker $$REDIS_URL"; \
 	$(PY) manage.py check --deploy --fail-level WARNING; \
-	exec $(PY) manage.py runstack --host $(HOST) --port $(PORT)
+	exec $(PY) manage.py runstack --host $(HOST) --port $(PORT) $(ROLES)
+
+# All four steps in one command: the first start of a host.
+serve: install build migrate start
 
 # Test processes (pytest-xdist), one per CPU core by default; TEST_WORKERS=0 runs in one process.
 # Each has its own test database, Redis database and Chromium (tests/conftest.py).
