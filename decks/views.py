@@ -613,13 +613,24 @@ def deck_versions(request, slug):
                         "after_name": names.get(change[1], ""),
                     }
                 )
+        # Versions the catalogue made between the two (a card the deck holds changed): the
+        # same cards can then mean another deck, and another legality.
+        low, high = sorted((a.number, b.number))
+        catalog_changes = [
+            v for v in reversed(versions) if v.catalog_change and low < v.number <= high
+        ]
         compare = {
             "a": a,
             "b": b,
             "zones": zones,
             "keepers": keepers,
             "renamed": a.name != b.name,
-            "empty": diff.is_empty and a.name == b.name,
+            "catalog_changes": catalog_changes,
+            "legality_changed": a.is_legal != b.is_legal,
+            "empty": diff.is_empty
+            and a.name == b.name
+            and not catalog_changes
+            and a.is_legal == b.is_legal,
         }
     for version in versions:
         version.summary_shown = version_summary(version.summary)

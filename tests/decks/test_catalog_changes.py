@@ -199,3 +199,34 @@ def test_a_club_change_names_the_clubs_not_their_codes(alice, legal_content, tmp
     summary = deck.versions.order_by("-number").first().summary
     club = Team.objects.get(code="kashima").name
     assert f"team — → {club}" in summary and "→ kashima" not in summary
+
+
+def _make_event(tmp_path, card_id: str, name: str) -> None:
+    number = int(card_id.split("-")[1])
+    row = {"set": "BS", "number": number, "name": name, "kind": "event", "effect": "draw:1"}
+    call_command("import_cards", real_file(tmp_path, [row]), "--replace-sample")
+
+
+def test_the_versions_compare_tells_every_catalogue_change_and_the_legality_not_no_change(
+    alice, alice_client, legal_content, tmp_path
+):
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    first, second = sorted(legal_content.deck)[:2]
+    _make_event(tmp_path, first, "First Real")  # a person card becomes an event: illegal
+    _make_event(tmp_path, second, "Second Real")
+    changed = deck.versions.filter(catalog_change=True).order_by("number")
+    assert [v.number for v in changed] == [2, 3]
+    page = alice_client.get(f"/decks/{deck.slug}/versions/", {"a": 1, "b": 3}).content.decode()
+    assert "The two versions hold the same cards and goalkeepers." not in page
+    assert "Version 1 was legal; version 3 is not legal." in page
+    assert f"{first} is now the real card" in page and f"{second} is now the real card" in page
+    same = alice_client.get(f"/decks/{deck.slug}/versions/", {"a": 2, "b": 3}).content.decode()
+    assert (
+        f"{second} is now the real card" in same
+        and f"{first} is now" not in same.split("Catalogue changes")[1].split("</ul>")[0]
+    )
+    alice_client.cookies["django_language"] = "ja"
+    ja = alice_client.get(
+        f"/decks/{deck.slug}/versions/", {"a": 1, "b": 3}, HTTP_ACCEPT_LANGUAGE="ja"
+    ).content.decode()
+    assert "バージョン 1 は適正でしたが、バージョン 3 は適正ではありません。" in ja
