@@ -7,6 +7,8 @@ added to the format reaches every one of them (tests/catalog/test_card_format.py
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
 
 @dataclass(frozen=True)
 class CardField:
@@ -22,27 +24,28 @@ class CardField:
     limit: int | None = None
     content: bool = True
     number: bool = False  # a whole number (number, stats), not text
+    label: str = ""  # what a person reads for the field (catalog/card_words.py), translated
 
 
 FIELDS: tuple[CardField, ...] = (
-    CardField("id", "id", limit=10, content=False),
-    CardField("set", "card_set_id", limit=4, content=False),
-    CardField("number", "number", content=False, number=True),
-    CardField("name", "name", limit=100),
-    CardField("name_ja", "name_ja", limit=100),
-    CardField("name_kana", "name_kana", limit=100),
-    CardField("kind", "kind", limit=10),
-    CardField("position", "position", limit=2),
-    CardField("person", "person", limit=100),
-    CardField("team", "team_id", limit=100),
-    CardField("shoot", "shoot", number=True),
-    CardField("keep", "keep", number=True),
-    CardField("defense", "defense", number=True),
-    CardField("effect", "effect", limit=200),
-    CardField("rarity", "rarity", limit=10),
-    CardField("is_sample", "is_sample", content=False),
-    CardField("status", "", limit=10, content=False),
-    CardField("source", "source", limit=200, content=False),
+    CardField("id", "id", limit=10, content=False, label=_("Card")),
+    CardField("set", "card_set_id", limit=4, content=False, label=_("Set")),
+    CardField("number", "number", content=False, number=True, label=_("Number")),
+    CardField("name", "name", limit=100, label=_("Name (English)")),
+    CardField("name_ja", "name_ja", limit=100, label=_("Name (Japanese)")),
+    CardField("name_kana", "name_kana", limit=100, label=_("Reading (kana)")),
+    CardField("kind", "kind", limit=10, label=_("Kind")),
+    CardField("position", "position", limit=2, label=_("Position")),
+    CardField("person", "person", limit=100, label=_("Person")),
+    CardField("team", "team_id", limit=100, label=_("Team")),
+    CardField("shoot", "shoot", number=True, label=_("Shoot")),
+    CardField("keep", "keep", number=True, label=_("Keep")),
+    CardField("defense", "defense", number=True, label=_("Defense")),
+    CardField("effect", "effect", limit=200, label=_("Effect")),
+    CardField("rarity", "rarity", limit=10, label=_("Rarity")),
+    CardField("is_sample", "is_sample", content=False, label=_("Sample")),
+    CardField("status", "", limit=10, content=False, label=_("Status")),
+    CardField("source", "source", limit=200, content=False, label=_("Source")),
 )
 
 # Every column of the file, in file order (CSV header, bulk-data keys).

@@ -52,6 +52,9 @@ class Deck(models.Model):
     is_legal = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The owner has seen (dismissed) the catalogue changes up to this version number; the deck
+    # page lists the catalogue-change versions after it (decks/catalog_changes.py).
+    catalog_seen = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-updated_at", "id"]
@@ -121,6 +124,10 @@ class DeckVersion(models.Model):
     is_legal = models.BooleanField()
     # Made by the catalog changing a card the deck holds, not by an edit of the deck.
     catalog_change = models.BooleanField(default=False)
+    # What that change was, so it can be said in the reader's language: {"cards": [one record
+    # per changed card the deck holds], "problems": [the rules failing after it]}
+    # (decks/catalog_changes.py); empty for versions made before it was kept (`summary` then).
+    catalog_changes = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["deck", "-number"]

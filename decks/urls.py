@@ -19,6 +19,7 @@ deck_patterns = [
     path("<slug:slug>/edit/", views.deck_edit, name="edit"),
     path("<slug:slug>/copy/", views.deck_copy_view, name="copy"),
     path("<slug:slug>/star/", views.deck_star_view, name="star"),
+    path("<slug:slug>/catalog-seen/", views.deck_catalog_seen, name="catalog-seen"),
     path("<slug:slug>/delete/", views.deck_delete_view, name="delete"),
     path("<slug:slug>/versions/", views.deck_versions, name="versions"),
     path("<slug:slug>/export.txt", views.deck_export_text, name="export-text"),

@@ -24,7 +24,7 @@ from catalog.contributions.selectors import proposals_of
 from catalog.models import Card
 from catalog.search.query import QuerySyntaxError
 from catalog.search.selectors import card_search
-from decks import odds, summary
+from decks import catalog_changes, odds, summary
 from decks.collections import selectors as collection_selectors
 from decks.content import ContentError, DeckContent, content_diff
 from decks.description import description_html
@@ -245,9 +245,18 @@ def deck_detail(request, slug):
         "description_html": description_html(deck.description),
         **_star_context(request, deck),
     }
-    # The owner is told when the newest version was made by a catalog change (sample → real).
-    latest = context["version"]
-    context["catalog_notice"] = latest if latest is not None and latest.catalog_change else None
+    # The owner is told every catalogue change to the deck's cards not yet dismissed.
+    if context["is_owner"]:
+        unseen = list(catalog_changes.unseen_changes(deck))
+        context["catalog_notices"] = [
+            {
+                "version": version,
+                "lines": catalog_changes.change_lines(version),
+                "problems": catalog_changes.change_problems(version),
+            }
+            for version in unseen
+        ]
+        context["catalog_seen_through"] = unseen[-1].number if unseen else 0
     return render(request, "decks/detail.html", context)
 
 
@@ -539,6 +548,26 @@ def deck_star_view(request, slug):
     return redirect(deck)
 
 
+@login_required
+@require_POST
+def deck_catalog_seen(request, slug):
+    """Dismiss the deck's catalogue-change notice, up to the version the owner was shown."""
+    deck = deck_for_owner(slug=slug, user=request.user)
+    through = whole_number_or(request.POST.get("through"), None)
+    latest = deck.versions.order_by("-number").values_list("number", flat=True).first() or 0
+    if through is None or not 1 <= through <= latest:
+        return HttpResponse(
+            _("through: give the number of the last version the notice showed."),
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
+    catalog_changes.changes_seen(deck=deck, through=through)
+    if request.headers.get("HX-Request"):
+        return HttpResponse("")
+    messages.success(request, _("The catalogue changes are marked as seen."))
+    return redirect(deck)
+
+
 def _star_context(request, deck: Deck) -> dict:
     return {
         "deck": deck,
@@ -616,7 +645,7 @@ def deck_versions(request, slug):
         # Versions the catalogue made between the two (a card the deck holds changed): the
         # same cards can then mean another deck, and another legality.
         low, high = sorted((a.number, b.number))
-        catalog_changes = [
+        changed_by_catalog = [
             v for v in reversed(versions) if v.catalog_change and low < v.number <= high
         ]
         compare = {
@@ -625,15 +654,18 @@ def deck_versions(request, slug):
             "zones": zones,
             "keepers": keepers,
             "renamed": a.name != b.name,
-            "catalog_changes": catalog_changes,
+            "catalog_changes": changed_by_catalog,
             "legality_changed": a.is_legal != b.is_legal,
             "empty": diff.is_empty
             and a.name == b.name
-            and not catalog_changes
+            and not changed_by_catalog
             and a.is_legal == b.is_legal,
         }
     for version in versions:
-        version.summary_shown = version_summary(version.summary)
+        if version.catalog_change:
+            version.summary_shown = " ".join(catalog_changes.change_lines(version))
+        else:
+            version.summary_shown = version_summary(version.summary)
     return render(
         request,
         "decks/versions.html",
@@ -757,8 +789,15 @@ def profile(request, username):
     is_me = request.user == owner
     # A user's card proposals (and the reviewers' reasons) are shown to that user alone.
     my_proposals = list(proposals_of(owner)[:50]) if is_me else []
+    changed = list(catalog_changes.decks_with_unseen_changes(owner)) if is_me else []
     return render(
         request,
         "decks/profile.html",
-        {"owner": owner, "decks": decks, "is_me": is_me, "my_proposals": my_proposals},
+        {
+            "owner": owner,
+            "decks": decks,
+            "is_me": is_me,
+            "my_proposals": my_proposals,
+            "changed_decks": changed,
+        },
     )

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.db.models import Count, Max, OuterRef, Q, Subquery
 
 from catalog.card_format import DIFF_FIELDS
+from catalog.card_words import field_label, teams_for, value_said
 from catalog.importer import card_row, validate_card
 from catalog.models import Card, CardProposal, CardRevision, CardScan, CardSet
 
@@ -59,6 +60,13 @@ def field_diff(before: dict | None, after: dict) -> list[dict]:
         if name in ("kind",):
             new = new.lower()
         rows.append({"field": name, "before": old, "after": new, "changed": old != new})
+    teams = teams_for(
+        row[side] for row in rows if row["field"] == "team" for side in ("before", "after")
+    )
+    for row in rows:
+        row["label"] = field_label(row["field"])
+        row["before_said"] = value_said(row["field"], row["before"], teams=teams)
+        row["after_said"] = value_said(row["field"], row["after"], teams=teams)
     return rows
 
 

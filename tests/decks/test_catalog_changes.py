@@ -115,7 +115,7 @@ def test_accepting_a_proposal_re_validates_the_decks_holding_the_card_and_tells_
     client = Client()
     client.force_login(alice)
     html = client.get(deck.get_absolute_url()).content.decode()
-    assert 'id="catalog-notice"' in html and "now fail" in html and "R-DECK-" in html
+    assert 'id="catalog-notice"' in html and "failed" in html and "R-DECK-" in html
     assert deck_content(deck) == legal_content
 
 
@@ -198,7 +198,7 @@ def test_a_club_change_names_the_clubs_not_their_codes(alice, legal_content, tmp
     call_command("import_cards", real_file(tmp_path, [{**row, "team": "kashima"}]))
     summary = deck.versions.order_by("-number").first().summary
     club = Team.objects.get(code="kashima").name
-    assert f"team — → {club}" in summary and "→ kashima" not in summary
+    assert f"Team — → {club}" in summary and "→ kashima" not in summary
 
 
 def _make_event(tmp_path, card_id: str, name: str) -> None:
@@ -230,3 +230,103 @@ def test_the_versions_compare_tells_every_catalogue_change_and_the_legality_not_
         f"/decks/{deck.slug}/versions/", {"a": 1, "b": 3}, HTTP_ACCEPT_LANGUAGE="ja"
     ).content.decode()
     assert "バージョン 1 は適正でしたが、バージョン 3 は適正ではありません。" in ja
+
+
+def _stat_fix(tmp_path, card_id: str, shoot: int) -> None:
+    card = Card.objects.get(id=card_id)
+    row = {
+        "set": card.card_set_id,
+        "number": card.number,
+        "name": card.name,
+        "kind": card.kind,
+        "position": card.position,
+        "person": card.person,
+        "shoot": shoot,
+        "keep": card.keep,
+        "defense": card.defense,
+    }
+    call_command("import_cards", real_file(tmp_path, [row]))
+
+
+def _notice(client, deck, **headers) -> str:
+    page = client.get(deck.get_absolute_url(), **headers).content.decode()
+    if 'id="catalog-notice"' not in page:
+        return ""
+    return page.split('id="catalog-notice"')[1].split("</form>")[0]
+
+
+def test_the_deck_page_lists_every_catalogue_change_until_the_owner_dismisses_it(
+    alice, alice_client, legal_content, tmp_path
+):
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    first, second, third = sorted(legal_content.deck)[:3]
+    _make_event(tmp_path, first, "First Real")  # v2: a person card becomes an event
+    _stat_fix(tmp_path, second, 9)  # v3: the real card, shoot 9
+    notice = _notice(alice_client, deck)
+    # Both changes, oldest first, each with what changed and the rules failing after it.
+    assert notice.index(f"{first} is now the real card “First Real”") < notice.index(
+        f"{second} is now the real card"
+    )
+    assert "2 changes" in notice and "Version 2" in notice and "Version 3" in notice
+    assert "event (effect draw:1)" in notice and "Shoot 9" in notice
+    assert "R-DECK-" in notice and ("these rules failed" in notice or "this rule failed" in notice)
+    profile = alice_client.get("/users/alice/").content.decode()
+    assert 'id="changed-decks"' in profile and "Attack" in profile and "2 changes" in profile
+
+    # A change that arrives after the page was shown survives the dismissal of that page.
+    _stat_fix(tmp_path, third, 8)  # v4
+    answer = alice_client.post(f"/decks/{deck.slug}/catalog-seen/", {"through": 3})
+    assert answer.status_code == 302
+    notice = _notice(alice_client, deck)
+    assert (
+        f"{third} is now the real card" in notice and first not in notice and "Version 4" in notice
+    )
+    assert "1 change" in alice_client.get("/users/alice/").content.decode()
+
+    alice_client.post(f"/decks/{deck.slug}/catalog-seen/", {"through": 4})
+    assert _notice(alice_client, deck) == ""
+    assert 'id="changed-decks"' not in alice_client.get("/users/alice/").content.decode()
+    # Only forward: an old page's dismissal does not bring changes back.
+    alice_client.post(f"/decks/{deck.slug}/catalog-seen/", {"through": 2})
+    assert _notice(alice_client, deck) == ""
+    _stat_fix(tmp_path, second, 5)  # v5: a correction of a real card
+    notice = _notice(alice_client, deck)
+    assert f"{second} changed in the catalog: Shoot 9 → 5." in notice
+    # The version history says it in the same words.
+    versions = alice_client.get(f"/decks/{deck.slug}/versions/").content.decode()
+    assert f"{second} changed in the catalog: Shoot 9 → 5." in versions
+
+
+def test_the_catalogue_change_notice_is_the_owners_and_dismissing_is_checked(
+    alice, alice_client, bob_client, anon_client, legal_content, tmp_path
+):
+    deck = deck_create(owner=alice, name="Attack", content=legal_content, visibility="public")
+    _make_event(tmp_path, sorted(legal_content.deck)[0], "First Real")
+    assert _notice(alice_client, deck) and not _notice(bob_client, deck)
+    url = f"/decks/{deck.slug}/catalog-seen/"
+    assert bob_client.post(url, {"through": 2}).status_code == 403
+    assert anon_client.post(url, {"through": 2}).status_code == 302  # to the login page
+    assert alice_client.get(url).status_code == 405
+    for bad in ("", "x", "0", "3", "²", "9" * 5000):
+        answer = alice_client.post(url, {"through": bad})
+        assert answer.status_code == 400 and "through" in answer.content.decode(), bad
+    assert _notice(alice_client, deck)  # nothing was dismissed
+    deck.refresh_from_db()
+    assert deck.catalog_seen == 0
+
+
+def test_catalogue_changes_are_said_in_japanese(alice, alice_client, legal_content, tmp_path):
+    deck = deck_create(owner=alice, name="Attack", content=legal_content)
+    first, second = sorted(legal_content.deck)[:2]
+    _make_event(tmp_path, first, "First Real")
+    _stat_fix(tmp_path, second, 9)
+    _stat_fix(tmp_path, second, 4)
+    alice_client.cookies["django_language"] = "ja"
+    notice = _notice(alice_client, deck, HTTP_ACCEPT_LANGUAGE="ja")
+    assert f"{first} は実在のカード「First Real」（イベント、効果 draw:1）になり" in notice
+    assert f"{second} がカタログで変更されました：シュート 9 → 4。" in notice
+    assert "is now the real card" not in notice and "changed in the catalog" not in notice
+    assert "確認済みにする" in notice
+    # The stored summary (API, exports) stays English.
+    version = deck.versions.order_by("-number").first()
+    assert version.summary == f"{second} changed in the catalog: Shoot 9 → 4."

@@ -398,3 +398,47 @@ def test_the_queue_marks_numbers_with_several_pending_proposals(alice, bob, edit
 def test_editors_find_the_review_queue_in_the_menu(alice_client, editor_client):
     assert 'href="/review/"' in editor_client.get("/").content.decode()
     assert 'href="/review/"' not in alice_client.get("/").content.decode()
+
+
+def _diff_rows(page: str, table: str) -> dict[str, tuple[str, str]]:
+    """Return {row label: (before, after)} of a difference table of a page."""
+    import re
+
+    body = page.split(table)[1].split("</table>")[0]
+    rows = re.findall(
+        r'<th scope="row" title="(\w+)">([^<]*)</th><td class="before">([^<]*)</td>'
+        r'<td class="after">([^<]*)</td>',
+        body,
+    )
+    return {field: (label, before, after) for field, label, before, after in rows}
+
+
+def test_the_review_difference_and_revision_compare_speak_japanese(alice, editor, editor_client):
+    from catalog.models import Team
+
+    sample = Card.objects.get(id="BS-012")
+    proposal = propose(alice)
+    editor_client.cookies["django_language"] = "ja"
+    page = editor_client.get(proposal.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ja")
+    rows = _diff_rows(page.content.decode(), 'id="review-diff"')
+    kashima = Team.objects.get(code="kashima")
+    assert rows["shoot"][0] == "シュート" and rows["kind"][0] == "種類"
+    assert rows["kind"][2] == "フィールドプレーヤー" and rows["team"][2] == kashima.name_ja
+    assert rows["name"][1:] == (sample.name, "Real Striker")
+    labels = " ".join(label for label, _, _ in rows.values())
+    assert not any(raw in labels for raw in ("name_ja", "defense", "rarity", "player"))
+
+    proposal_accept(proposal=proposal, reviewer=editor)
+    proposal_accept(proposal=propose(alice, shoot="8", team=""), reviewer=editor)
+    compare = editor_client.get("/cards/BS-012/history/?a=1&b=2", HTTP_ACCEPT_LANGUAGE="ja")
+    rows = _diff_rows(compare.content.decode(), 'class="diff"')
+    assert rows["shoot"] == ("シュート", "7", "8") and rows["team"] == (
+        "チーム",
+        kashima.name_ja,
+        "—",
+    )
+    editor_client.cookies["django_language"] = "en"
+    english = _diff_rows(
+        editor_client.get("/cards/BS-012/history/?a=1&b=2").content.decode(), 'class="diff"'
+    )
+    assert english["team"] == ("Team", kashima.name, "—") and english["kind"][2] == "player"
