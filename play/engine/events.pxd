@@ -1,5 +1,7 @@
 # Cython declarations for events.py (the compiled path only; see compiled.py): the writers
 # as C classes whose methods the match calls directly. What they write stays in events.py.
+# Measured (bench/engine.py --cpu -n 600, 2026-12-05, 7 interleaved rounds against a build
+# without it, EventLog typed `object` in match.pxd): logged matches +7-8%, unlogged +5-6%.
 
 cimport cython
 

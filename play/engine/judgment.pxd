@@ -1,5 +1,7 @@
 # Cython declarations for judgment.py (the compiled path only; see compiled.py): C calls with
 # C ints from the match. The comparisons stay in judgment.py.
+# Measured (bench/engine.py --cpu -n 600, 2026-12-05, 7 interleaved rounds against a build
+# without it): greedy vs greedy and goldfish +4%, logged matches +2-3%.
 
 cimport cython
 

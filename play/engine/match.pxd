@@ -1,5 +1,8 @@
 # Cython declarations for match.py (the compiled path only; see compiled.py). They give the
 # state classes typed C fields and the hot methods C calls; the rules stay in match.py.
+# Measured (bench/engine.py --cpu -n 600, 2026-12-05, 4 interleaved rounds against a build
+# without it, its cimports in policies.pxd and runner.pxd typed `object`): greedy vs greedy
+# 3,290 -> 1,399 matches/s without it (x2.35), goldfish x2.5, logged matches x1.7, random x1.3.
 
 cimport cython
 

@@ -1,6 +1,8 @@
 # Cython declarations for the compiled path of policies.py (play/engine/compiled.py): C types
 # for greedy's per-decision work. Types only, never rules: the plain path runs policies.py as
 # it is and both give the same decisions (tests/play/engine/test_policies.py, test_golden.py).
+# Measured (bench/engine.py --cpu -n 600, 2026-12-05, 3 interleaved rounds against a build
+# without it): greedy vs greedy 3,313 -> 1,558 matches/s without it (x2.1), goldfish x1.8.
 cimport cython
 
 from play.engine.match cimport Match, _SideState
