@@ -9,6 +9,7 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.utils import timezone
 
 from catalog.services import catalog_load
 from decks.models import Deck
@@ -199,3 +200,117 @@ def test_a_chunk_that_always_fails_ends_the_batch_as_failed_with_its_reason(setu
     assert "failed 3 times" in done.failure_reason
     assert f"KeyError: '{missing}'" in done.failure_reason
     assert SimulationChunk.objects.filter(batch=done, attempts__gte=3).exists()
+
+
+# Twenty kill -9s spread over one batch with a backlog in front of it (issue #26): each worker
+# is killed holding a chunk it claimed for the first time, and the reconciler runs as beat runs
+# it. The batch must finish exactly as a fault-free run of the same seed, and no chunk may use
+# more than 2 attempts: a copy the reconciler replaced, delivered later, uses none.
+KILLS = 20
+STALL = 3  # seconds without a lease renewal before the reconciler re-queues a claimed chunk
+
+
+def reference_results(owner, decks, runs: int, seed: int) -> dict:
+    """The batch computed in this process, chunk by chunk, with no broker and no fault."""
+    from unittest.mock import patch
+
+    with patch("play.simulations.services.queue_chunks"):
+        batch = create(owner, decks, "goldfish", runs, seed=seed)
+        for index in batch.chunks.order_by("index").values_list("index", flat=True):
+            services.chunk_run(batch_id=batch.pk, index=index)
+    batch.refresh_from_db()
+    assert batch.status == "done"
+    return batch.results
+
+
+@pytest.mark.slow
+def test_twenty_kill_9s_over_a_batch_behind_a_backlog_change_nothing(setup, workers, tmp_path):
+    if connection.vendor == "sqlite":
+        pytest.skip("SQLite is not a multi-process database; this runs on PostgreSQL (CI).")
+    owner, decks = setup
+    runs, seed = 1200, 31  # 60 chunks of 20 goldfish matches
+    expected = reference_results(owner, decks, runs, seed)
+
+    backlog = create(owner, decks, "goldfish", 400, seed=5)  # its messages wait in front
+    batch = create(owner, decks, "goldfish", runs, seed=seed)
+    ours = [backlog.pk, batch.pk]
+    gate = tmp_path / "compute"  # absent: a claimed chunk waits, its lease kept fresh
+    env = {"SIMULATION_STALL_SECONDS": str(STALL)}
+    last_reconcile = [0.0]
+
+    def reconcile():  # as beat sends it, every second here
+        if time.monotonic() - last_reconcile[0] >= 1:
+            services.batches_reconcile(stall_seconds=STALL)
+            last_reconcile[0] = time.monotonic()
+
+    def held_since(moment):
+        """The chunk a gated worker claimed after `moment` and holds, if any."""
+        reconcile()
+        return (
+            SimulationChunk.objects.filter(
+                batch_id__in=ours, finished_at__isnull=True, last_attempt_at__gte=moment
+            )
+            .order_by("-last_attempt_at")
+            .first()
+        )
+
+    kills = 0
+    name = 0
+    while kills < KILLS:
+        name += 1
+        gate.touch()  # the new worker computes a few chunks freely first
+        worker = workers.start(f"w{name}", extra_env=env, gate=gate)
+        done_before = finished_chunks(ours)
+        wanted = done_before + 1 + name % 3  # spread the kills over the batch
+        wait_until(
+            lambda wanted=wanted: reconcile() or finished_chunks(ours) >= wanted,
+            timeout=120,
+            interval=0.05,
+            what=f"worker w{name} computing",
+        )
+        while True:  # hold a chunk at its first attempt, then kill the worker holding it
+            moment = timezone.now()
+            gate.unlink()
+            chunk = wait_until(
+                lambda moment=moment: held_since(moment),
+                timeout=120,
+                interval=0.05,
+                what="a held chunk",
+            )
+            time.sleep(0.3)
+            chunk.refresh_from_db()
+            if chunk.finished_at is None and chunk.attempts == 1:
+                break
+            gate.touch()  # a redelivered chunk (attempt 2) is let through: kill another
+            wait_until(
+                lambda chunk=chunk: chunk_finished(chunk), timeout=60, what="the let-through chunk"
+            )
+        workers.kill9(worker)
+        kills += 1
+
+    gate.touch()
+    workers.start("last", extra_env=env, gate=gate)
+    done = wait_until(
+        lambda: reconcile() or (finished(batch.pk) and finished(backlog.pk)),
+        timeout=300,
+        interval=0.2,
+        what="both batches after the kills",
+    )
+    assert done.status == "done", workers.logs()
+    batch.refresh_from_db()
+    assert batch.status == "done" and runs_recorded(batch) == runs == batch.results["runs"]
+    assert batch.results == expected  # byte for byte the fault-free run
+    attempts = list(
+        SimulationChunk.objects.filter(batch_id__in=ours).values_list("attempts", flat=True)
+    )
+    assert max(attempts) <= 2, sorted(attempts)[-5:]
+    assert attempts.count(2) == KILLS  # every kill cost its chunk one attempt, and only one
+
+
+def finished_chunks(batch_ids) -> int:
+    return SimulationChunk.objects.filter(batch_id__in=batch_ids, finished_at__isnull=False).count()
+
+
+def chunk_finished(chunk) -> bool:
+    chunk.refresh_from_db()
+    return chunk.finished_at is not None
