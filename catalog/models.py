@@ -293,6 +293,9 @@ class CardProposal(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     updated_at = models.DateTimeField(auto_now=True)
     reviewed_at = models.DateTimeField(null=True, blank=True)
+    # 1 when sent, one more at each edit: a review names the version its editor saw, and one
+    # of an older version is refused (catalog.contributions.services.ProposalChanged).
+    version = models.PositiveIntegerField(default=1, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -337,6 +340,9 @@ class ProposalEdit(models.Model):
     proposal = models.ForeignKey(CardProposal, on_delete=models.CASCADE, related_name="edits")
     editor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+    # The proposal as this edit found it ({"version", "data", "source", "note"}), so a review
+    # refused as stale can show what changed since its editor opened the page.
+    previous = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

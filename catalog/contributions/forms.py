@@ -7,6 +7,7 @@ Its check is `catalog.contributions.services.proposal_check`, the same `validate
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from cardsite.web.numbers import NotAWholeNumber, parse_whole_number
 from catalog.card_format import PROPOSAL_FIELDS
 from catalog.contributions.services import ProposalError, proposal_check
 from catalog.importer import card_row
@@ -137,3 +138,11 @@ class ReviewForm(forms.Form):
     reason = forms.CharField(
         required=False, widget=forms.Textarea(attrs={"rows": 3}), max_length=2000
     )
+    # The version of the proposal the page showed: a review of an older one is refused (409).
+    version = forms.CharField(widget=forms.HiddenInput, max_length=12)
+
+    def clean_version(self) -> int:
+        try:
+            return parse_whole_number(self.cleaned_data["version"], field="version", low=1)
+        except NotAWholeNumber as exc:
+            raise forms.ValidationError(str(exc)) from None

@@ -114,6 +114,35 @@ def card_history(card: Card):
     )
 
 
+def proposal_as_seen(proposal: CardProposal, version: int) -> dict | None:
+    """Return a version of the proposal ({"version", "data", "source", "note"}), or None."""
+    if version == proposal.version:
+        return {
+            "version": proposal.version,
+            "data": proposal.data,
+            "source": proposal.source,
+            "note": proposal.note,
+        }
+    for edit in proposal.edits.all():
+        if edit.previous.get("version") == version:
+            return edit.previous
+    return None
+
+
+def proposal_changes_since(proposal: CardProposal, version: int) -> dict:
+    """Return what changed in a proposal since `version`: its field difference (rows as
+    `field_diff` gives them) and whether the source or note changed."""
+    seen = proposal_as_seen(proposal, version) or {"data": {}, "source": "", "note": ""}
+    rows = field_diff(seen["data"], proposal.data)
+    return {
+        "seen": version,
+        "now": proposal.version,
+        "diff": [row for row in rows if row["changed"]],
+        "source": (seen["source"], proposal.source) if seen["source"] != proposal.source else None,
+        "note": (seen["note"], proposal.note) if seen["note"] != proposal.note else None,
+    }
+
+
 def revision_compare(card: Card, a: int, b: int) -> dict | None:
     """Return the field difference between two revisions of a card, or None if one is missing."""
     revisions = {r.number: r for r in CardRevision.objects.filter(card=card, number__in=[a, b])}

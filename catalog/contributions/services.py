@@ -139,7 +139,17 @@ def proposal_resubmit(
         ):
             raise ProposalError([RowProblem(0, "", "This proposal has been reviewed already.")])
         _lock_user_and_check_limit(user)
-        ProposalEdit.objects.create(proposal=locked, editor=user)
+        ProposalEdit.objects.create(
+            proposal=locked,
+            editor=user,
+            previous={
+                "version": locked.version,
+                "data": locked.data,
+                "source": locked.source,
+                "note": locked.note,
+            },
+        )
+        locked.version += 1
         locked.data = {name: data.get(name, "") for name in PROPOSAL_FIELDS}
         locked.card_set_id, locked.number, locked.card_id = (
             row["card_set_id"],
@@ -156,12 +166,28 @@ def proposal_resubmit(
     return locked
 
 
-def _lock_pending(proposal: CardProposal) -> CardProposal:
+class ProposalChanged(Exception):
+    """A review of a version of the proposal that is no longer the current one."""
+
+    def __init__(self, proposal: CardProposal, seen: int):
+        super().__init__(f"Proposal {proposal.pk} is at version {proposal.version}, not {seen}.")
+        self.proposal = proposal
+        self.seen = seen
+
+
+def _lock_pending(proposal: CardProposal, seen_version: int | None = None) -> CardProposal:
+    """Lock the proposal's row; refuse a review of another status or an older version.
+
+    `seen_version` is the version the reviewer's page showed (None: whatever is current, for
+    the proposer's own "apply at once" and the commands).
+    """
     locked = CardProposal.objects.select_for_update().get(pk=proposal.pk)
     if locked.status != CardProposal.Status.PENDING:
         raise ProposalError(
             [RowProblem(0, "", f"This proposal is {locked.get_status_display()} already.")]
         )
+    if seen_version is not None and seen_version != locked.version:
+        raise ProposalChanged(locked, seen_version)
     return locked
 
 
@@ -176,11 +202,17 @@ def _check_reviewer(proposal: CardProposal, reviewer, *, accepting: bool) -> Non
         raise ProposalError([RowProblem(0, "", "Only editors can review proposals.")])
 
 
-def proposal_accept(*, proposal: CardProposal, reviewer) -> CardProposal:
-    """Apply the proposal to its card in one transaction and record the revision."""
+def proposal_accept(
+    *, proposal: CardProposal, reviewer, seen_version: int | None = None
+) -> CardProposal:
+    """Apply the proposal to its card in one transaction and record the revision.
+
+    With `seen_version`, only that version of the proposal: ProposalChanged when it was edited
+    since (the editor would otherwise apply data they never saw).
+    """
     _check_reviewer(proposal, reviewer, accepting=True)
     with transaction.atomic():
-        locked = _lock_pending(proposal)
+        locked = _lock_pending(proposal, seen_version)
         row = proposal_check(locked.data)  # the catalog may have changed since it was sent
         row["source"] = locked.source
         apply_rows(
@@ -199,13 +231,13 @@ def proposal_accept(*, proposal: CardProposal, reviewer) -> CardProposal:
     return locked
 
 
-def _refuse(proposal, reviewer, reason: str, status) -> CardProposal:
+def _refuse(proposal, reviewer, reason: str, status, seen_version=None) -> CardProposal:
     _check_reviewer(proposal, reviewer, accepting=False)
     reason = _clean_text(reason, "reason", 2000, required=False)
     if not reason:
         raise ProposalError([RowProblem(0, "reason", "is required: tell the proposer why")])
     with transaction.atomic():
-        locked = _lock_pending(proposal)
+        locked = _lock_pending(proposal, seen_version)
         locked.status = status
         locked.reason = reason
         locked.reviewer = reviewer
@@ -215,14 +247,18 @@ def _refuse(proposal, reviewer, reason: str, status) -> CardProposal:
     return locked
 
 
-def proposal_reject(*, proposal: CardProposal, reviewer, reason: str) -> CardProposal:
+def proposal_reject(
+    *, proposal: CardProposal, reviewer, reason: str, seen_version: int | None = None
+) -> CardProposal:
     """Reject a pending proposal with a reason the proposer sees."""
-    return _refuse(proposal, reviewer, reason, CardProposal.Status.REJECTED)
+    return _refuse(proposal, reviewer, reason, CardProposal.Status.REJECTED, seen_version)
 
 
-def proposal_request_changes(*, proposal: CardProposal, reviewer, reason: str) -> CardProposal:
+def proposal_request_changes(
+    *, proposal: CardProposal, reviewer, reason: str, seen_version: int | None = None
+) -> CardProposal:
     """Send a pending proposal back to its proposer, saying what to change."""
-    return _refuse(proposal, reviewer, reason, CardProposal.Status.CHANGES_REQUESTED)
+    return _refuse(proposal, reviewer, reason, CardProposal.Status.CHANGES_REQUESTED, seen_version)
 
 
 EDITOR_GROUPS = {

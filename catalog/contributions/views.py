@@ -14,6 +14,7 @@ from cardsite.web.numbers import whole_number_or
 from catalog.contributions import selectors as selectors
 from catalog.contributions.forms import ProposalForm, ReviewForm
 from catalog.contributions.services import (
+    ProposalChanged,
     ProposalError,
     is_editor,
     is_trusted,
@@ -90,46 +91,66 @@ def _visible_proposal(request, pk) -> CardProposal:
     return proposal
 
 
-@login_required
-@require_GET
-def proposal_detail(request, pk):
-    """The review page: the proposal, the card as it is now, the difference and the scans."""
-    proposal = _visible_proposal(request, pk)
-    context = {
+def _detail_context(request, proposal: CardProposal) -> dict:
+    return {
         "proposal": proposal,
         **selectors.proposal_review(proposal),
         "can_review": is_editor(request.user) or is_trusted(request.user),
         "can_accept": (proposal.proposer_id != request.user.pk and is_editor(request.user))
         or (proposal.proposer_id == request.user.pk and is_trusted(request.user)),
-        "review_form": ReviewForm(),
+        "review_form": ReviewForm(initial={"version": proposal.version}),
     }
-    return render(request, "catalog/proposal_detail.html", context)
+
+
+@login_required
+@require_GET
+def proposal_detail(request, pk):
+    """The review page: the proposal, the card as it is now, the difference and the scans."""
+    proposal = _visible_proposal(request, pk)
+    return render(request, "catalog/proposal_detail.html", _detail_context(request, proposal))
 
 
 @login_required
 @require_POST
 def proposal_review(request, pk):
-    """Accept, reject (with a reason) or send back (with a reason) a pending proposal."""
+    """Accept, reject (with a reason) or send back (with a reason) a pending proposal.
+
+    The form names the proposal's version its page showed; if the proposer edited it since,
+    nothing is applied and the page answers 409 with what changed, to be reviewed again.
+    """
     proposal = _visible_proposal(request, pk)
     if not (is_editor(request.user) or is_trusted(request.user)):
         raise PermissionDenied
     form = ReviewForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Choose accept, reject or ask for changes."))
-        return redirect(proposal.get_absolute_url())
+        for field, errors in form.errors.items():
+            for error in errors:
+                messages.error(request, f"{field}: {error}")
+        context = _detail_context(request, proposal)
+        return render(request, "catalog/proposal_detail.html", context, status=400)
     action, reason = form.cleaned_data["action"], form.cleaned_data["reason"]
+    seen = form.cleaned_data["version"]
     try:
         if action == "accept":
-            proposal_accept(proposal=proposal, reviewer=request.user)
+            proposal_accept(proposal=proposal, reviewer=request.user, seen_version=seen)
             messages.success(
                 request, _("Accepted and applied to %(id)s.") % {"id": proposal.card_id}
             )
         elif action == "reject":
-            proposal_reject(proposal=proposal, reviewer=request.user, reason=reason)
+            proposal_reject(
+                proposal=proposal, reviewer=request.user, reason=reason, seen_version=seen
+            )
             messages.success(request, _("Rejected; the proposer sees your reason."))
         else:
-            proposal_request_changes(proposal=proposal, reviewer=request.user, reason=reason)
+            proposal_request_changes(
+                proposal=proposal, reviewer=request.user, reason=reason, seen_version=seen
+            )
             messages.success(request, _("Sent back to the proposer with your request."))
+    except ProposalChanged as exc:
+        context = _detail_context(request, exc.proposal)
+        context["changed_since"] = selectors.proposal_changes_since(exc.proposal, exc.seen)
+        context["reason_given"] = reason
+        return render(request, "catalog/proposal_detail.html", context, status=409)
     except ProposalError as exc:
         for problem in exc.problems:
             messages.error(request, str(problem).removeprefix("file, ").removeprefix("file: "))

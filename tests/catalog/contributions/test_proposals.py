@@ -442,3 +442,60 @@ def test_the_review_difference_and_revision_compare_speak_japanese(alice, editor
         editor_client.get("/cards/BS-012/history/?a=1&b=2").content.decode(), 'class="diff"'
     )
     assert english["team"] == ("Team", kashima.name, "—") and english["kind"][2] == "player"
+
+
+def test_a_review_of_a_version_edited_since_is_refused_and_shows_what_changed(alice, editor_client):
+    proposal = propose(alice)
+    page = editor_client.get(proposal.get_absolute_url()).content.decode()
+    assert 'name="version" value="1"' in page  # the version the editor saw
+    edit(alice, proposal, name="Edited Striker", shoot="9")  # meanwhile, by the proposer
+    url = f"/proposals/{proposal.pk}/review/"
+    stale = editor_client.post(url, {"action": "accept", "version": "1"})
+    assert stale.status_code == 409
+    body = stale.content.decode()
+    assert "changed since you opened it (version 1 → 2)" in body
+    changed = _diff_rows(body, 'id="changed-diff"')
+    assert changed["name"][1:] == ("Real Striker", "Edited Striker")
+    assert changed["shoot"][1:] == ("7", "9") and "kind" not in changed
+    assert 'name="version" value="2"' in body  # the form now names what is shown
+    assert Card.objects.get(id="BS-012").is_sample  # nothing applied
+    proposal.refresh_from_db()
+    assert proposal.status == "pending" and proposal.version == 2
+
+    refused = editor_client.post(url, {"action": "reject", "reason": "blurry", "version": "1"})
+    assert refused.status_code == 409 and ">blurry</textarea>" in refused.content.decode()
+    assert CardProposal.objects.get(pk=proposal.pk).status == "pending"
+
+    accepted = editor_client.post(url, {"action": "accept", "version": "2"})
+    assert accepted.status_code == 302
+    assert Card.objects.get(id="BS-012").name == "Edited Striker"
+
+
+def test_a_review_must_name_the_version_it_saw(alice, editor_client):
+    proposal = propose(alice)
+    url = f"/proposals/{proposal.pk}/review/"
+    for bad in ({}, {"version": ""}, {"version": "0"}, {"version": "²"}, {"version": "9" * 40}):
+        answer = editor_client.post(url, {"action": "accept", **bad})
+        assert answer.status_code == 400, bad
+        assert "version" in answer.content.decode()
+    assert CardProposal.objects.get(pk=proposal.pk).status == "pending"
+
+
+def test_the_services_refuse_a_stale_review_under_the_lock(alice, editor):
+    from catalog.contributions.services import ProposalChanged
+
+    proposal = propose(alice)
+    edit(alice, proposal, name="Edited Striker")
+    for review in (
+        lambda: proposal_accept(proposal=proposal, reviewer=editor, seen_version=1),
+        lambda: proposal_reject(proposal=proposal, reviewer=editor, reason="x", seen_version=1),
+        lambda: proposal_request_changes(
+            proposal=proposal, reviewer=editor, reason="x", seen_version=1
+        ),
+    ):
+        with pytest.raises(ProposalChanged):
+            review()
+    proposal.refresh_from_db()
+    assert proposal.status == "pending" and proposal.edits.get().previous["data"]["name"] == (
+        "Real Striker"
+    )
