@@ -102,3 +102,59 @@ def test_badges_and_headings_of_deck_tables_keep_to_one_line_in_japanese_on_a_ph
         """
     )
     assert broken == []
+
+
+def test_the_owner_reads_every_catalogue_change_and_dismisses_them(
+    live_server, browser, screenshot_dir
+):
+    import json
+
+    from django.core.management import call_command
+
+    from decks.services import deck_copy
+
+    catalog_load()
+    wait = browser_wait(browser, 15)
+    log_in(browser, live_server, wait, "/decks/")
+    alice = get_user_model().objects.get(username="alice")
+    deck = deck_copy(deck=Deck.objects.get(slug=SAMPLE), owner=alice)
+    held = sorted(e.card_id for e in deck.entries.all() if e.card_id.startswith("CD00"))
+    assert len(held) >= 2
+    for number, (card_id, shoot) in enumerate(zip(held[:2], (9, 4), strict=True)):
+        from catalog.models import Card
+
+        card = Card.objects.get(id=card_id)
+        row = {
+            "set": card.card_set_id,
+            "number": card.number,
+            "name": f"Real {number}",
+            "kind": card.kind,
+            "position": card.position,
+            "person": card.person,
+            "shoot": shoot,
+            "keep": card.keep,
+            "defense": card.defense,
+        }
+        path = os.path.join(screenshot_dir, f"real-{number}.json")
+        with open(path, "w", encoding="utf-8") as out:
+            json.dump([row], out)
+        call_command("import_cards", path)
+    browser.get(live_server.url + deck.get_absolute_url())
+    notice = wait.until(EC.presence_of_element_located((By.ID, "catalog-notice")))
+    items = notice.find_elements(By.CSS_SELECTOR, ".catalog-changes > li")
+    assert len(items) == 2
+    assert "Real 0" in items[0].text and "Real 1" in items[1].text
+    browser.save_screenshot(os.path.join(screenshot_dir, "deck-catalog-notice.png"))
+    browser.add_cookie({"name": "django_language", "value": "ja"})
+    browser.set_window_size(390, 844)
+    browser.get(live_server.url + deck.get_absolute_url())
+    notice = wait.until(EC.presence_of_element_located((By.ID, "catalog-notice")))
+    assert "実在のカード" in notice.text and "確認済みにする" in notice.text
+    browser.save_screenshot(os.path.join(screenshot_dir, "deck-catalog-notice-ja-390.png"))
+    notice.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait.until(lambda b: not b.find_elements(By.ID, "catalog-notice"))  # htmx removed it
+    browser.get(live_server.url + "/users/alice/")
+    assert not browser.find_elements(By.ID, "changed-decks")
+    browser.set_window_size(1280, 900)
+    deck.refresh_from_db()
+    assert deck.catalog_seen == deck.versions.order_by("-number").first().number
