@@ -14,10 +14,10 @@ and give the same results; `make test` runs the golden tests on both (docs/perfo
 A module may have an augmenting `.pxd` beside it (`match`, `policies`, `runner`, `events`,
 `judgment`, `chance`): Cython declarations only, never rules, each kept for a gain measured
 against a build without it (its header gives the figure: from +4% for judgment to x2.35 for
-match; all of them together make greedy matches 3.3x as fast). They make classes C classes with typed fields
-(`Match`, `_SideState`, the event writers), give hot methods C calls and C-int locals, and are
-part of the build and its digest. Plain Python ignores them, so each declaration must keep
-the `.py`'s behaviour: a field typed `int` or `bint` holds only that, one typed `str`, `list`
+match; all of them together make greedy matches 3.3x as fast). They make classes C classes
+with typed fields (`Match`, `_SideState`, the event writers), give hot methods C calls and
+C-int locals, and are part of the build and its digest. Plain Python ignores them, so each
+declaration must keep the `.py`'s behaviour: a field typed `int` or `bint` holds only that, one typed `str`, `list`
 or `dict` only that or None, anything else is `object`; and a C class has no `__dict__` (no
 attribute outside its declared fields, so `Match.determinized` copies them one by one).
 """
