@@ -17,9 +17,10 @@ against a build without it (its header gives the figure: from +4% for judgment t
 match; all of them together make greedy matches 3.3x as fast). They make classes C classes
 with typed fields (`Match`, `_SideState`, the event writers), give hot methods C calls and
 C-int locals, and are part of the build and its digest. Plain Python ignores them, so each
-declaration must keep the `.py`'s behaviour: a field typed `int` or `bint` holds only that, one typed `str`, `list`
-or `dict` only that or None, anything else is `object`; and a C class has no `__dict__` (no
-attribute outside its declared fields, so `Match.determinized` copies them one by one).
+declaration must keep the `.py`'s behaviour: a field typed `int` or `bint` holds only that,
+one typed `str`, `list` or `dict` only that or None, anything else is `object`; and a C class
+has no `__dict__` (no attribute outside its declared fields, so `Match.determinized` copies
+them one by one).
 """
 
 from __future__ import annotations
