@@ -142,14 +142,20 @@ def test_deck_problems_on_the_builder_are_japanese(ja_client):
     assert english_in(body, _data_words()) == []
 
 
-@pytest.mark.parametrize("kind", ["match", "gauntlet", "pk"])
+@pytest.mark.parametrize("kind", ["match", "gauntlet", "pk", "matrix"])
 def test_batch_results_in_japanese_have_no_english_ui_text(ja_client, alice, kind, settings):
     # Results that name decks and bots, the rule options and a cancelled batch's partial notice.
     from unittest.mock import patch
 
     from play.simulations import services
 
-    settings.SIMULATION_CHUNK_SIZE = {"pk": 100, "goldfish": 10, "match": 10, "gauntlet": 10}
+    settings.SIMULATION_CHUNK_SIZE = {
+        "pk": 100,
+        "goldfish": 10,
+        "match": 10,
+        "gauntlet": 10,
+        "matrix": 10,
+    }
     decks = list(Deck.objects.filter(is_sample=True).order_by("slug"))
     with patch("play.simulations.services.queue_chunks"):
         batch = services.batch_create(

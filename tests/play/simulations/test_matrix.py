@@ -1,0 +1,125 @@
+"""The matchup matrix: a round robin of deck A and the prebuilt decks, mirrored cells, best
+responses, and its limits (issue #29 item 3)."""
+
+from unittest.mock import patch
+
+import pytest
+
+from decks.models import Deck
+from play.models import SimulationBatch
+from play.simulations import services
+from play.simulations.kinds.matrix import matrix_summary
+from play.simulations.sides import prebuilt_decks
+
+pytestmark = pytest.mark.django_db
+
+
+def result(runs: int, wins_a: int) -> dict:
+    """A chunk result as run_matches gives it, reduced to what the matrix reads."""
+    return {
+        "runs": runs,
+        "wins": {"A": wins_a, "B": runs - wins_a},
+        "level_after_90": 0,
+        "pk_wins": {},
+        "decided_by": {},
+        "goals": {"A": {"1": runs}, "B": {"0": runs}},
+        "goals_by_half": {"A": [{"1": runs}, {"0": runs}], "B": [{"0": runs}, {"0": runs}]},
+        "shots": {"A": runs, "B": 0},
+        "corner_kicks": {},
+        "turns_by_half": [{"5": runs}, {"5": runs}],
+        "deck_out_by_half": [{}, {}],
+        "scorelines": {},
+    }
+
+
+def test_the_matrix_mirrors_each_pair_and_names_the_best_response():
+    # Rock, paper, scissors: 0 beats 1, 1 beats 2, 2 beats 0 (not transitive).
+    summary = matrix_summary(
+        names=["Rock", "Scissors", "Paper"],
+        pairs=[[0, 1], [0, 2], [1, 2]],
+        by_pair={0: [result(100, 80)], 1: [result(60, 10), result(40, 10)], 2: [result(100, 70)]},
+    )
+    rows = summary["rows"]
+    assert summary["runs"] == 300 and summary["decks"] == ["Rock", "Scissors", "Paper"]
+    assert rows[0]["cells"][0] is None  # no deck plays itself
+    assert rows[0]["cells"][1]["win_rate"] == pytest.approx(0.8)
+    assert rows[1]["cells"][0]["win_rate"] == pytest.approx(0.2)
+    low, high = rows[0]["cells"][1]["interval"]
+    assert rows[1]["cells"][0]["interval"] == pytest.approx([1 - high, 1 - low])
+    assert rows[0]["cells"][2] == {
+        "runs": 100,
+        "wins": 20,
+        "win_rate": pytest.approx(0.2),
+        "interval": rows[0]["cells"][2]["interval"],
+    }
+    assert [row["best_response"]["deck"] for row in rows] == ["Paper", "Rock", "Scissors"]
+    assert rows[0]["mean_win_rate"] == pytest.approx(0.5)
+
+
+def test_a_pair_without_results_yet_is_an_empty_cell():
+    summary = matrix_summary(names=["A", "B", "C"], pairs=[[0, 1], [0, 2], [1, 2]], by_pair={})
+    assert all(cell is None for row in summary["rows"] for cell in row["cells"])
+    assert summary["rows"][0]["best_response"] is None and summary["runs"] == 0
+
+
+def matrix_batch(owner, deck, runs=6):
+    with patch("play.simulations.services.queue_chunks"):
+        return services.batch_create(
+            owner=owner,
+            request=services.BatchRequest(kind="matrix", deck_a=deck, runs=runs, seed=11),
+        )
+
+
+def test_a_matrix_batch_plays_every_pair_once_and_shows_the_matrix(alice, alice_client, settings):
+    from decks.services import deck_copy
+
+    settings.SIMULATION_CHUNK_SIZE = {"matrix": 6}
+    prebuilt = list(prebuilt_decks())
+    mine = deck_copy(deck=prebuilt[0], owner=alice)
+    batch = matrix_batch(alice, mine)
+    size = len(prebuilt) + 1
+    assert batch.chunk_count == size * (size - 1) // 2  # one chunk a pair of 6 matches
+    assert batch.params["policy_b"] == batch.params["policy_a"]
+    for index in range(batch.chunk_count):
+        services.chunk_run(batch_id=batch.pk, index=index)
+    batch.refresh_from_db()
+    assert batch.status == "done" and batch.results["runs"] == 6 * batch.chunk_count
+    rows = batch.results["rows"]
+    assert [row["deck"] for row in rows][0] == mine.name and len(rows) == size
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row["cells"]):
+            if i == j:
+                assert cell is None
+            else:
+                assert cell["runs"] == 6 and cell["wins"] + rows[j]["cells"][i]["wins"] == 6
+    page = alice_client.get(batch.get_absolute_url()).content.decode()
+    assert 'id="matchup-matrix"' in page and 'id="best-responses"' in page
+    assert not batch.sample_logs.exists()
+
+
+def test_a_prebuilt_deck_as_deck_a_is_not_played_twice(alice, settings):
+    settings.SIMULATION_CHUNK_SIZE = {"matrix": 6}
+    prebuilt = list(prebuilt_decks())
+    batch = matrix_batch(alice, prebuilt[0])
+    assert len(batch.sides) == len(prebuilt)
+
+
+def test_a_matrix_needs_three_decks_and_fits_the_runs_cap(alice, settings):
+    Deck.objects.filter(is_sample=True).exclude(
+        pk__in=list(prebuilt_decks().values_list("pk", flat=True)[:1])
+    ).update(is_sample=False)
+    with pytest.raises(services.BatchInvalid) as caught:
+        matrix_batch(alice, prebuilt_decks().first())
+    assert "at least 3 decks" in caught.value.errors["deck_b"][0]
+    assert not SimulationBatch.objects.exists()
+
+
+def test_every_pair_counts_against_the_runs_cap(alice, settings):
+    pairs = (prebuilt_decks().count() + 1) * prebuilt_decks().count() // 2
+    settings.SIMULATION_MAX_RUNS = 10 * pairs - 1
+    with pytest.raises(services.BatchInvalid) as caught:
+        from decks.services import deck_copy
+
+        matrix_batch(alice, deck_copy(deck=prebuilt_decks().first(), owner=alice), runs=10)
+    assert f"{10 * pairs:,} in all" in caught.value.errors["runs"][0]
+    assert not SimulationBatch.objects.exists()
