@@ -68,7 +68,11 @@ def test_the_japanese_page_shows_the_japanese_rules_and_the_english_page_the_eng
     english = client.get("/lab/touchdown/").content.decode()
     client.cookies["django_language"] = "ja"
     japanese = client.get("/lab/touchdown/").content.decode()
-    for text in ("オンサイドキック成功", "決定と理由", "私たちが作った例で、デザイナーのものではありません"):
+    for text in (
+        "オンサイドキック成功",
+        "決定と理由",
+        "私たちが作った例で、デザイナーのものではありません",
+    ):
         assert text in japanese and text not in english
     for text in ("a 1 is a successful onside kick", "decision and why", "an example set of ours"):
         assert text in english and text not in japanese
