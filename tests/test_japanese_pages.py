@@ -115,6 +115,7 @@ MAIN_PAGES = [
     "/play/",
     "/simulations/",
     "/simulations/new/",
+    "/lab/touchdown/",
 ]
 
 
@@ -169,6 +170,44 @@ def test_batch_results_in_japanese_have_no_english_ui_text(ja_client, alice, kin
     body = ja_client.get(batch.get_absolute_url()).content.decode()
     assert "batch-results" in body and ("途中までの結果" in body or kind == "pk")
     assert english_in(body, _data_words()) == []
+
+
+@pytest.mark.parametrize(
+    "study",
+    [
+        None,
+        {"kind": "table", "strategies": ["own", "random"], "bots": ["greedy"]},
+        {
+            "kind": "sweep",
+            "grid": [["kick_floor", "0,7"], ["kickoff_kick_ability", "none,both"]],
+            "a": "random",
+            "b": "normal",
+            "bot": "greedy",
+        },
+    ],
+    ids=["variants", "table", "sweep"],
+)
+def test_lab_results_in_japanese_have_no_english_ui_text(ja_client, alice, study, settings):
+    # The lab's results name rule options, their values, bots and strategies (issue #27).
+    from unittest.mock import patch
+
+    from play.simulations import services
+
+    settings.SIMULATION_CHUNK_SIZE = {"touchdown": 4}
+    variants = (
+        [{}] if study else [{}, {"kickoffs": "normal_only", "kick_play_hand": "every_player"}]
+    )
+    with patch("play.simulations.services.queue_chunks"):
+        batch = services.lab_batch_create(
+            owner=alice, variants=variants, runs=2, seed=5, study=study
+        )
+    for index in range(batch.chunk_count):
+        services.chunk_run(batch_id=batch.pk, index=index)
+    body = ja_client.get(batch.get_absolute_url()).content.decode()
+    assert "batch-results" in body and "sample-logs" in body
+    assert english_in(body, _data_words()) == []
+    listed = ja_client.get("/simulations/").content.decode()
+    assert english_in(listed, _data_words()) == []
 
 
 def _solo_game_pages(alice) -> list[str]:

@@ -5,6 +5,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from cardsite.web.json_limits import JSONLimitError, loads_bounded
+from play.studies.labels import OPTION_LABELS
 
 ONSIDE_CHOICES = [
     (1, _("Onside on a roll of 1 (the draft)")),
@@ -37,15 +38,19 @@ STRATEGY_CHOICES = [
     ("adaptive", _("Adaptive: a table measured for the variant")),
 ]
 BOT_CHOICES = [("greedy", _("Greedy bots (stronger)")), ("random", _("Random bots (weaker)"))]
+# The options a sweep may vary, named as the results pages name them (play/studies/labels.py).
 SWEEP_PARAM_CHOICES = [
-    ("kick_floor", _("Floor under a random kick")),
-    ("random_kick_base", _("Random kick base")),
-    ("onside_rolls", _("Onside range (1 to N)")),
-    ("onside_ball", _("Ball after an onside kick")),
-    ("normal_kick_ball", _("Ball after a normal kick")),
-    ("kickoff_kick_ability", _("Hero's kick ability on kick-offs")),
-    ("kick_play_hand", _("Kick play: who spends a card")),
-    ("suit_change_judges", _("Suit change (TD-PLAY-4): which cards it judges")),
+    (name, OPTION_LABELS[name])
+    for name in (
+        "kick_floor",
+        "random_kick_base",
+        "onside_rolls",
+        "onside_ball",
+        "normal_kick_ball",
+        "kickoff_kick_ability",
+        "kick_play_hand",
+        "suit_change_judges",
+    )
 ]
 KICKOFF_CHOICES = [
     ("choice", _("Normal or random, as the kicker chooses (the draft)")),

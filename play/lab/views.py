@@ -9,6 +9,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -17,25 +18,51 @@ from play.lab.forms import LabForm
 from play.simulations import selectors, services
 from play.studies import plans, reports
 
-DOC = settings.BASE_DIR / "docs" / "touchdown.md"
-SECTIONS = ("The rules, in English with the draft's terms", "House rules (HOUSE)", "Effect sets")
+# The rules page's three sections, each with its heading in each language's document: the
+# Japanese file translates those sections of docs/touchdown.md (issue #27 item 12).
+DOCS = {
+    "en": settings.BASE_DIR / "docs" / "touchdown.md",
+    "ja": settings.BASE_DIR / "docs" / "touchdown.ja.md",
+}
+SECTIONS = {
+    "rules": {"en": "The rules, in English with the draft's terms", "ja": "ルール（草案の用語で）"},
+    "house": {"en": "House rules (HOUSE)", "ja": "ハウスルール（HOUSE）"},
+    "effects": {"en": "Effect sets", "ja": "効果セット"},
+}
 
 
-@lru_cache(maxsize=1)
-def rules_html() -> dict[str, str]:
-    """Return the rules, house rules and effect-set format from docs/touchdown.md as HTML.
+def doc_sections(language: str) -> dict[str, str]:
+    """Return the Markdown of each page section found in a language's document, by key."""
+    text = DOCS[language].read_text(encoding="utf-8")
+    found = {}
+    for chunk in ("\n" + text).split("\n## ")[1:]:
+        title, _sep, body = chunk.partition("\n")
+        for key, titles in SECTIONS.items():
+            if title.strip() == titles.get(language):
+                found[key] = body
+    return found
+
+
+def rules_html(language: str | None = None) -> dict[str, str]:
+    """Return the rules, house rules and effect-set format as HTML, by section key, in the
+    active language (or `language`): docs/touchdown.ja.md for Japanese, docs/touchdown.md for
+    English and for any section the Japanese file lacks.
 
     One text serves the repository and the page, so they never disagree.
     """
-    text = DOC.read_text(encoding="utf-8")
-    parts = {}
-    for chunk in text.split("\n## ")[1:]:
-        title, _, body = chunk.partition("\n")
-        if title.strip() in SECTIONS:
-            parts[title.strip()] = mark_safe(  # noqa: S308 - our own committed document
-                markdown.markdown(body, extensions=["tables", "fenced_code"])
-            )
-    return parts
+    code = (language or get_language() or "en").split("-")[0]
+    return _rules_html(code if code in DOCS else "en")
+
+
+@lru_cache(maxsize=len(DOCS))
+def _rules_html(language: str) -> dict[str, str]:
+    sections = doc_sections("en") | (doc_sections(language) if language != "en" else {})
+    return {
+        key: mark_safe(  # noqa: S308 - our own committed documents
+            markdown.markdown(body, extensions=["tables", "fenced_code"])
+        )
+        for key, body in sections.items()
+    }
 
 
 @require_http_methods(["GET", "POST"])
@@ -69,9 +96,9 @@ def lab(request):
             (form.variant_b, _("Variant B (compared)")),
         ],
         "study_form": form.study_fields,
-        "rules": sections.get(SECTIONS[0], ""),
-        "house": sections.get(SECTIONS[1], ""),
-        "effects": sections.get(SECTIONS[2], ""),
+        "rules": sections.get("rules", ""),
+        "house": sections.get("house", ""),
+        "effects": sections.get("effects", ""),
     }
     return render(request, "play/lab.html", context, status=status)
 

@@ -43,20 +43,22 @@ def sample_logs(batch: SimulationBatch) -> QuerySet[MatchLog]:
     )
 
 
-def sample_logs_noted(batch: SimulationBatch) -> list[tuple[MatchLog, str]]:
-    """Return the sample logs, each with what its kind says of the side it played (the lab
-    cell of a sweep: every cell plays the same seeds, so the title alone cannot tell them)."""
+def sample_logs_noted(batch: SimulationBatch) -> list[tuple[MatchLog, str, str]]:
+    """Return the sample logs, each with its title in the reader's words and what its kind says
+    of the side it played (the lab cell of a sweep: every cell plays the same seeds, so the
+    title alone cannot tell them)."""
     logs = list(sample_logs(batch))
     kind = kinds.get(batch.kind)
     if not logs or kind is None:
-        return [(log, "") for log in logs]
+        return [(log, log.title, "") for log in logs]
     opponents = dict(batch.chunks.values_list("index", "opponent"))
     sides = batch.sides or []
     notes = []
     for log in logs:
         opponent = opponents.get(log.chunk_index)
         side = sides[opponent] if opponent is not None and opponent < len(sides) else None
-        notes.append((log, kind.side_note(side) if isinstance(side, dict) else ""))
+        note = kind.side_note(side) if isinstance(side, dict) else ""
+        notes.append((log, kind.title_text(log.title), note))
     return notes
 
 

@@ -6,16 +6,11 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from play.studies import labels
+from play.studies.labels import BOT_LABELS, team_label
 from play.studies.plans import difference_column
 from play.touchdown.report import FIGURES, figure_text, verdict
 
-STRATEGY_LABELS = {
-    "own": gettext_lazy("the bot's own choice"),
-    "normal": gettext_lazy("always normal"),
-    "random": gettext_lazy("always random"),
-    "adaptive": gettext_lazy("adaptive (measured table)"),
-}
-BOT_LABELS = {"greedy": gettext_lazy("Greedy bots"), "random": gettext_lazy("Random bots")}
 FIGURE_LABELS = {
     "win_rate": gettext_lazy("Win rate (draw ½)"),
     "margin": gettext_lazy("Points margin a game"),
@@ -29,12 +24,6 @@ VERDICTS = {
     "costs": gettext_lazy("costs"),
     "unclear": gettext_lazy("unclear"),
 }
-
-
-def team_label(name: str) -> str:
-    """Return "Greedy bots · always random" for a team policy name such as greedy+random."""
-    bot, _sep, strategy = name.partition("+")
-    return f"{BOT_LABELS.get(bot, bot)} · {STRATEGY_LABELS.get(strategy or 'own', strategy)}"
 
 
 def _figure(figures: dict, name: str) -> str:
@@ -125,7 +114,9 @@ def sweep_view(results: dict, against: int | None) -> dict:
     shown = [
         {
             "index": cell["index"],
-            "label": cell["label"],
+            "label": labels.cell_text(cell["values"]),
+            "raw": cell["label"],
+            "value_texts": [labels.value_text(k, v) for k, v in cell["values"].items()],
             "values": cell["values"],
             "margin": _figure(cell["figures"], "margin"),
             "win_rate": _figure(cell["figures"], "win_rate"),
@@ -148,11 +139,14 @@ def sweep_view(results: dict, against: int | None) -> dict:
         (col_name, col_values), row_name, row_values = grid[0], "", [None]
     heat = {
         "row_name": row_name,
+        "row_label": labels.option_label(row_name) if row_name else "",
         "col_name": col_name,
-        "columns": col_values,
+        "col_label": labels.option_label(col_name),
+        "columns": [labels.value_text(col_name, v) for v in col_values],
         "rows": [
             {
                 "value": rv,
+                "text": labels.value_text(row_name, rv) if row_name else "",
                 "cells": [
                     by_values.get((rv, cv) if len(grid) == 2 else (cv,)) for cv in col_values
                 ],
@@ -160,16 +154,25 @@ def sweep_view(results: dict, against: int | None) -> dict:
             for rv in row_values
         ],
     }
-    baseline = next((c["label"] for c in shown if c["is_baseline"]), "")
+    baseline = next((c for c in shown if c["is_baseline"]), {"label": "", "raw": ""})
     return {
         "heat": heat,
         "cells": shown,
         "against": against,
-        "baseline": baseline,
+        "baseline": baseline["label"],
+        "baseline_raw": baseline["raw"],
         "error": error,
         "a": team_label(sweep["a"]),
         "b": team_label(sweep["b"]),
-        "names": [name for name, _ in grid],
+        "names": [(name, labels.option_label(name)) for name, _ in grid],
+        "base": [
+            {"text": labels.setting_text(name, value), "raw": f"{name}={value}"}
+            for name, value in sweep.get("base", {}).items()
+        ],
+        # one line a setting under each bar
+        "chart_labels": [
+            [labels.setting_text(k, v) for k, v in c["values"].items()] for c in shown
+        ],
     }
 
 

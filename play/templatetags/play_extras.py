@@ -2,6 +2,7 @@ from django import template
 
 from play.simulations import bots as bot_words
 from play.simulations import kinds
+from play.studies import labels as lab_labels
 
 register = template.Library()
 
@@ -30,6 +31,20 @@ def kind_label(batch):
     """Return the name of a batch's kind ("Deck vs deck", "PK shootouts", ...)."""
     kind = kinds.get(batch.kind)
     return str(kind.label) if kind else batch.kind
+
+
+@register.filter
+def heading_labels(batch):
+    """Return the labels a batch's heading and the batch list show (the lab's variants)."""
+    kind = kinds.get(batch.kind)
+    return kind.heading_labels(batch) if kind else (batch.params or {}).get("variants", [])
+
+
+@register.filter
+def lab_variant_label(summary):
+    """Return a lab results column's variant (a summary of play.studies.variants) in words."""
+    variant = summary.get("variant")
+    return lab_labels.variant_label(variant) if variant else summary.get("label", "")
 
 
 @register.filter

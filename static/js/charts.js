@@ -126,7 +126,8 @@
       return {
         type: "bar",
         data: {
-          labels: cells.map(function (c) { return Object.keys(c.values).map(function (k) { return k + "=" + c.values[k]; }).join(", "); }),
+          // each cell's settings in the reader's words (the page's td-heat-labels), else raw
+          labels: jsonOf("td-heat-labels") || cells.map(function (c) { return Object.keys(c.values).map(function (k) { return k + "=" + c.values[k]; }).join(", "); }),
           datasets: [{
             label: canvas.dataset.label || "margin",
             data: cells.map(function (c) { return c.figures.margin.value; }),

@@ -59,6 +59,15 @@ class BatchKind:
         """Return a kept sample log's title."""
         return match_log_title(log)
 
+    def heading_labels(self, batch) -> list[str]:
+        """Return what the batch page's heading and the batch list name beside the kind (the
+        lab's variants or study), in the reader's words."""
+        return [str(label) for label in (batch.params or {}).get("variants", [])]
+
+    def title_text(self, title: str) -> str:
+        """Return a kept sample log's stored title in the reader's words (as stored here)."""
+        return title
+
     def side_note(self, side: dict) -> str:
         """Return what a sample match's list says of the side its chunk played (a lab cell or
         variant); empty where the title says it all."""

@@ -4,16 +4,24 @@ parameters; a study's sides are its cells (play/studies/plans.py), a chunk plays
 
 import math
 import random
+import re
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cardsite.web.numbers import whole_number_or
 from play.simulations import core as simulation
 from play.simulations.kinds import register
 from play.simulations.kinds.base import BatchKind, Prepared
-from play.studies import plans
+from play.studies import labels, plans
 from play.studies import presenters as study_presenters
 from play.studies import variants as variant_rules
+
+# The titles log_title stores (in English, at chunk time), read back to say them in words.
+STORED_TITLE = re.compile(
+    r"^Eagles(?: \((?P<eagles>[^)]*)\))? (?P<e>\d+)–(?P<b>\d+) Bears(?: \((?P<bears>[^)]*)\))?"
+    r" · seed (?P<seed>\d+)$"
+)
 
 
 class TouchdownKind(BatchKind):
@@ -121,8 +129,17 @@ class TouchdownKind(BatchKind):
 
     def side_note(self, side: dict) -> str:
         if "values" in side:  # a sweep's cell: the rules it varies
-            return ", ".join(f"{name}={value}" for name, value in side["values"].items())
-        return side.get("label", "")  # a variant of a plain lab batch; a table's cell: none
+            return labels.cell_text(side["values"])
+        if "onside_rolls" in side:  # a variant of a plain lab batch
+            return labels.variant_label(side)
+        return ""  # a table's cell: the title names both teams
+
+    def heading_labels(self, batch) -> list[str]:
+        params = batch.params or {}
+        sides = batch.sides or []
+        if params.get("study"):
+            return [labels.study_label(params["study"], sides)] if sides else []
+        return [labels.variant_label(side) for side in sides]
 
     def log_title(self, log: dict) -> str:
         score = log["result"]["score"]
@@ -134,6 +151,19 @@ class TouchdownKind(BatchKind):
                 f"({policies['bears']}) · seed {log['seed']}"
             )[:200]
         return f"Eagles {score['eagles']}–{score['bears']} Bears · seed {log['seed']}"[:200]
+
+    def title_text(self, title: str) -> str:
+        found = STORED_TITLE.match(title)
+        if found is None:  # cut at 200 characters, or not ours: as stored
+            return title
+        words = {"e": found["e"], "b": found["b"], "seed": found["seed"]}
+        if found["eagles"] is None or found["bears"] is None:
+            return gettext("Eagles %(e)s–%(b)s Bears · seed %(seed)s") % words
+        return gettext("Eagles (%(eagles)s) %(e)s–%(b)s Bears (%(bears)s) · seed %(seed)s") % {
+            **words,
+            "eagles": labels.team_label(found["eagles"]),
+            "bears": labels.team_label(found["bears"]),
+        }
 
     def opponent_text(self, batch) -> str:
         return "–"

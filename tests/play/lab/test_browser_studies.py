@@ -42,14 +42,16 @@ def test_the_sweep_page_draws_intervals_and_compares_with_a_chosen_cell(live_ser
     canvas = browser.find_element(By.CSS_SELECTOR, "canvas[data-chart=td-heat]")
     browser_wait(browser, 20).until(lambda _: canvas.get_attribute("data-intervals"))
     assert int(canvas.get_attribute("data-intervals")) == 3
+    bars = browser.execute_script("return Chart.getChart(arguments[0]).data.labels;", canvas)
+    assert bars == [[f"Onside range (1 to N): {n}"] for n in (0, 1, 2)]  # in words, not raw
     heat = browser.find_elements(By.CSS_SELECTOR, "table.td-heat td")
     assert len(heat) == 3 and all("td-tone-" in cell.get_attribute("class") for cell in heat)
-    Select(browser.find_element(By.ID, "td-vs")).select_by_visible_text("onside_rolls=2")
+    Select(browser.find_element(By.ID, "td-vs")).select_by_visible_text("Onside range (1 to N): 2")
     old = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.CSS_SELECTOR, "form.td-vs button").click()
     browser_wait(browser, 20).until(lambda _: old != browser.find_element(By.TAG_NAME, "html"))
     header = browser.find_element(By.CSS_SELECTOR, "table.td-cells thead").text
-    assert "Difference from onside_rolls=2" in header
+    assert "Difference from Onside range (1 to N): 2" in header
     link = browser.find_element(By.PARTIAL_LINK_TEXT, "CSV").get_attribute("href")
     assert link.endswith(f"/simulations/shared/{batch.share_token}/report.csv?vs=2")
     problems = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]

@@ -6,6 +6,7 @@ from django.urls import reverse
 from play.models import SimulationBatch
 from play.simulations import kinds, services
 from play.simulations.core import SAMPLE_LOGS_PER_OPPONENT
+from play.studies.labels import variant_label
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +67,11 @@ def test_the_touchdown_kind_names_its_viewer():
 
 def test_the_sample_games_say_which_variant_they_played(lab_batch, alice_client):
     body = alice_client.get(lab_batch.get_absolute_url()).content.decode()
-    labels = [side["label"] for side in lab_batch.sides]
+    labels = [variant_label(side) for side in lab_batch.sides]  # the summary, in words
+    assert labels == [
+        "onside on a roll of 1, Effect set: none, Greedy bots",
+        "onside on a roll of 1, Random kick base: 0, Effect set: none, Greedy bots",
+    ]
     items = body[body.index('<ul class="sample-logs">') :].split("</ul>")[0].split("<li>")[1:]
     assert [item.split("</strong>")[0].split(">")[-1] for item in items] == [
         label for label in labels for _ in range(SAMPLE_LOGS_PER_OPPONENT)
@@ -88,4 +93,4 @@ def test_a_sweeps_sample_games_say_which_cell_they_played(alice, alice_client, s
     body = alice_client.get(batch.get_absolute_url()).content.decode()
     listed = body[body.index('<ul class="sample-logs">') :].split("</ul>")[0]
     for value in (0, 1, 2):
-        assert f'<strong class="sample-cell">onside_rolls={value}</strong>' in listed
+        assert f'<strong class="sample-cell">Onside range (1 to N): {value}</strong>' in listed

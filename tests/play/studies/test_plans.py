@@ -172,9 +172,11 @@ def test_the_sweep_page_shows_the_heat_map_and_a_chosen_difference(alice, alice_
     batch = sweep_batch(alice)
     html = alice_client.get(f"/simulations/{batch.pk}/").content.decode()
     assert "Does random kicking pay?" in html and 'class="td-heat"' in html
-    assert 'data-chart="td-heat"' in html and "Difference from onside_rolls=0" in html
+    assert 'data-chart="td-heat"' in html and "Difference from Onside range (1 to N): 0" in html
+    # the option in words, its raw name beside it for a designer (downloads keep the raw name)
+    assert "Onside range (1 to N) <code>onside_rolls</code>" in html
     chosen = alice_client.get(f"/simulations/{batch.pk}/?vs=2").content.decode()
-    assert "Difference from onside_rolls=2" in chosen
+    assert "Difference from Onside range (1 to N): 2" in chosen
     column = studies.difference_column(batch.results, 2)
     assert column[0]["value"] is not None
     for bad_cell in ("x9", "²", "9" * 5000):  # "²" passes str.isdigit() but not int()
@@ -405,10 +407,14 @@ def test_the_study_pages_and_form_render_in_japanese(alice, ja_client, queued):
             )
         )
     body = ja_client.get(f"/simulations/{sweep.pk}/?vs=1").content.decode()
-    assert "ランダムキックは得か？" in body and "onside_rolls=1との差" in body
+    assert "ランダムキックは得か？" in body and "オンサイドの目（1〜N）：1との差" in body
+    # the heading, the other rules and the sample games name options, values and bots in words
+    assert "：オンサイドの目（1〜N）</small>" in body and "キックオフ：キッカーが選ぶ" in body
+    assert "イーグルズ（貪欲ボット · " in body and "· シード " in body
     assert [text for text in ENGLISH if text in body] == []
     body = ja_client.get(f"/simulations/{table.pk}/").content.decode()
     assert "キックオフ戦略の総当たり" in body and "適応型（測定した表）" in body
+    assert "1の目でオンサイド、効果セット：なし" in body
     assert [text for text in ENGLISH if text in body] == []
     form = ja_client.get("/lab/touchdown/").content.decode()
     for text in (
