@@ -1,9 +1,12 @@
 """The main pages rendered in Japanese contain no English UI text from our templates or code.
 
-Two nets: every English msgid of our catalogue that has a different Japanese msgstr must not
-show as a whole text (or, for sentences, inside one); and any run of three lower-case English
-words is taken as an untranslated sentence from the code. Card data (names, ids, effects),
-code samples (<code>, <kbd>, <pre>) and user-given text are allowed.
+Three nets: every English msgid of our catalogue that has a different Japanese msgstr must not
+show as a whole text (or, for sentences, inside one); any run of three lower-case English words
+is taken as an untranslated sentence from the code; and any other English word (a form label,
+a field name, a choice value, a chart label) is taken as a string the catalogue lacks. Card
+data (names, ids, effects), user names, code samples (<code>, <kbd>, <pre>), comma-separated
+values a user types (`card,quantity`), the raw option names the Touchdown lab shows designers
+beside their labels, and user-given text are allowed.
 """
 
 import html
@@ -23,8 +26,12 @@ SKIP_ELEMENTS = re.compile(
 )
 ATTRIBUTES = re.compile(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"')
 SENTENCE = re.compile(r"\b[a-z]{2,}\s+[a-z]{2,}\s+[a-z]{2,}\b")
-# Words that are the same in both languages on our pages (brand, formats, rule ids).
-ALLOWED = {"API", "JSON", "Markdown", "FW", "MF", "DF", "GK", "PK", "English", "CSV"}
+# One English word standing alone: not part of an identifier, a path, a search term or a
+# comma-separated list of values to type.
+WORD = re.compile(r"(?<![\w:/.,=<>_-])[A-Za-z][a-z]{2,}(?![\w:/.,=<>_-])")
+# Words that are the same in both languages on our pages (brand, formats, rule ids), and
+# "breadcrumb", the aria-label Pico CSS styles breadcrumb navigation by.
+ALLOWED = {"API", "JSON", "Markdown", "FW", "MF", "DF", "GK", "PK", "English", "CSV", "breadcrumb"}
 
 
 def _english_msgids() -> set[str]:
@@ -66,22 +73,37 @@ def english_in(body: str, allowed: set[str]) -> list[str]:
             scrubbed = scrubbed.replace(word, " ")
         if text in msgids or any(s in scrubbed for s in sentences) or SENTENCE.search(scrubbed):
             found.append(text)
+        elif any(w not in allowed and w not in ALLOWED for w in WORD.findall(text)):
+            found.append(text)
     return found
 
 
 def _data_words() -> set[str]:
-    """Return card, team, set and deck names and card effects: data, not UI text."""
-    from catalog.models import Card, CardSet, Team
+    """Return card, team, set and deck names, product notes, card effects, user names, the raw
+    Touchdown option names the lab shows beside their labels: data, not UI text. Each whole
+    value, and each English word in it."""
+    from dataclasses import fields
 
-    words = set()
+    from django.contrib.auth import get_user_model
+
+    from catalog.data import PRODUCTS
+    from catalog.models import Card, CardSet, Team
+    from play.touchdown.options import Options
+
+    words = {f.name for f in fields(Options)}
     for values in (
         Card.objects.values_list("name", "effect", "person"),
         Team.objects.values_list("name"),
         CardSet.objects.values_list("name"),
         Deck.objects.values_list("name", "description"),
+        get_user_model().objects.values_list("username"),
+        [(product.notes,) for product in PRODUCTS],
     ):
         for row in values:
-            words.update(v for v in row if v)
+            for value in row:
+                if value:
+                    words.add(value)
+                    words.update(re.findall(r"[A-Za-z]+", value))
     return words
 
 
@@ -97,6 +119,11 @@ def test_the_english_detector_finds_an_untranslated_sentence():
     assert english_in("<p>The deck has 57 cards; it must have exactly 60.</p>", set())
     assert english_in("<p><span>Public decks</span></p>", set()) == ["Public decks"]
     assert not english_in("<p>公開デッキ <code>set:BS pos:FW shoot above five</code></p>", set())
+    # One word the catalogue lacks: a label, a field name, a choice value.
+    assert english_in("<th>Wibble</th><td>シュート</td>", set()) == ["Wibble"]
+    assert english_in('<span title="kickoff">キックオフ</span>', set()) == ["kickoff"]
+    assert english_in("<p>見出し行：card,quantity、R-DECK-3、name_ja</p>", set()) == []
+    assert english_in("<td>Kashima</td>", {"Kashima"}) == []
 
 
 MAIN_PAGES = [
