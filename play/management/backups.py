@@ -347,6 +347,8 @@ def read_manifest(archive: Path) -> dict:
             manifest = json.loads(member.read().decode("utf-8")) if member else None
     except KeyError:
         manifest = None
+    except tarfile.ReadError:
+        manifest, problem = None, "it is not a tar archive"
     except (tarfile.TarError, OSError, ValueError, EOFError) as exc:
         manifest, problem = None, f"it cannot be read: {str(exc).splitlines()[0]}"
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
