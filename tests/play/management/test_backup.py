@@ -57,7 +57,7 @@ def _admin_sql(sql: str) -> None:
 class Deployment:
     """One deployment's database and MEDIA_ROOT, and the commands an operator runs on it."""
 
-    def __init__(self, vendor: str, tmp_path: Path):
+    def __init__(self, vendor: str, tmp_path: Path, suffix: str = ""):
         self.vendor = vendor
         self.media = tmp_path / "media"
         self.archives = tmp_path / "archives"
@@ -67,9 +67,8 @@ class Deployment:
             self.url = f"sqlite:///{self.sqlite}"
         else:
             suite_name = urllib.parse.urlsplit(SUITE_DB).path.lstrip("/")
-            self.name = (
-                f"{suite_name}_backup" if SUITE_DB.startswith("postgres") else "ops_backup_test"
-            )
+            base = f"{suite_name}_backup" if SUITE_DB.startswith("postgres") else "ops_backup_test"
+            self.name = base + suffix
             parts = urllib.parse.urlsplit(_postgres_admin_url())
             self.url = urllib.parse.urlunsplit(parts._replace(path="/" + self.name))
         self.env = {
@@ -87,6 +86,17 @@ class Deployment:
             _admin_sql(f'CREATE DATABASE "{self.name}"')
         self.manage("migrate", "--no-input", "-v0")
         self.manage("load_catalog")
+
+    def clone(self, folder: Path) -> "Deployment":
+        """A deployment holding a copy of this one's database and files."""
+        copy = Deployment(self.vendor, folder)
+        if self.vendor == "postgresql":
+            _admin_sql(f'DROP DATABASE IF EXISTS "{copy.name}" WITH (FORCE)')
+            _admin_sql(f'CREATE DATABASE "{copy.name}" TEMPLATE "{self.name}"')
+        else:
+            shutil.copyfile(self.sqlite, copy.sqlite)
+        shutil.copytree(self.media, copy.media)
+        return copy
 
     def wipe(self) -> None:
         """Lose everything: the database (dropped and made empty again) and MEDIA_ROOT."""
@@ -131,15 +141,24 @@ class Deployment:
         return archive
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def deployment(request, tmp_path):
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def filled(request, tmp_path_factory):
+    """A deployment migrated, with the catalogue loaded and `populate`d, made once per vendor."""
     if request.param == "postgresql":
         problem = _postgres_problem()
         if problem:
             pytest.skip(problem)
-    deployment = Deployment(request.param, tmp_path)
-    deployment.create()
-    deployment.call("populate")
+    filled = Deployment(request.param, tmp_path_factory.mktemp("filled"), suffix="_template")
+    filled.create()
+    filled.call("populate")
+    yield filled
+    filled.drop()
+
+
+@pytest.fixture
+def deployment(filled, tmp_path):
+    """A copy of the filled deployment for one test to change."""
+    deployment = filled.clone(tmp_path)
     yield deployment
     deployment.drop()
 
