@@ -310,3 +310,36 @@ def test_a_missing_client_program_or_a_bad_path_is_one_clear_line(deployment, tm
         assert result.stderr.startswith("CommandError:") and "Traceback" not in result.stderr
     assert "is not a backup made by `manage.py backup`" in results["not an archive"].stderr
     assert "does not exist" in results["missing folder"].stderr
+
+
+def test_make_backup_and_make_restore_read_the_units_environment_file(deployment, tmp_path):
+    env_file = tmp_path / "cardlab.env"
+    settings = {
+        "DATABASE_URL": deployment.url,
+        "MEDIA_ROOT": str(deployment.media),
+        "BROKER_DIR": deployment.env["BROKER_DIR"],
+        "SECRET_KEY": "k" + os.urandom(40).hex(),
+    }
+    env_file.write_text("".join(f"{k}={v}\n" for k, v in settings.items()), encoding="utf-8")
+    env = {k: v for k, v in deployment.env.items() if k not in settings and k != "DEBUG"}
+    folder = tmp_path / "nightly"
+
+    def make(*args):
+        return subprocess.run(
+            ["make", "-s", "--no-print-directory", *args, f"ENV_FILE={env_file}"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    made = make("backup", f"BACKUP_DIR={folder}")
+    assert made.returncode == 0, made.stderr
+    (archive,) = folder.iterdir()
+    assert f"{deployment.vendor} database" in made.stdout
+    refused = make("restore", f"ARCHIVE={archive}")
+    assert refused.returncode != 0 and "--yes" in refused.stderr
+    restored = make("restore", f"ARCHIVE={archive}", "YES=1")
+    assert restored.returncode == 0, restored.stderr
+    assert f"Restored {archive}" in restored.stdout
