@@ -329,6 +329,8 @@ def backup_create(destination: Path) -> tuple[Path, dict]:
             tar.add(dump, arcname=dump.name)
             if manifest["media"]["included"] and media_root.is_dir():
                 tar.add(media_root, arcname=MEDIA)
+        # It holds password hashes, sessions and API tokens: for the owner's eyes only.
+        partial.chmod(0o600)
         os.replace(partial, target)
     return target, manifest
 

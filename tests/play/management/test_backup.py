@@ -184,6 +184,7 @@ def test_a_round_trip_after_losing_everything_gives_back_every_row_and_file(depl
     assert len(before["files"]) == 9
 
     archive = deployment.backup()
+    assert archive.stat().st_mode & 0o777 == 0o600
     with tarfile.open(archive) as tar:
         names = set(tar.getnames())
         manifest = json.load(tar.extractfile("manifest.json"))
