@@ -300,6 +300,8 @@ def backup_create(destination: Path) -> tuple[Path, dict]:
     now = datetime.datetime.now(datetime.UTC)
     target = archive_path(destination, now)
     media_root = Path(settings.MEDIA_ROOT)
+    if _media_on_disk() and target.resolve().is_relative_to(media_root.resolve()):
+        raise BackupError(f"Write the backup outside MEDIA_ROOT ({media_root}): it copies that.")
     try:
         manifest = {
             "format": FORMAT,

@@ -297,6 +297,7 @@ def test_a_missing_client_program_or_a_bad_path_is_one_clear_line(deployment, tm
     results = {
         "not an archive": deployment.run("restore", str(ROOT / "manage.py")),
         "missing folder": deployment.run("backup", str(tmp_path / "no" / "such.tar.gz")),
+        "inside media": deployment.run("backup", str(deployment.media)),
     }
     if deployment.vendor == "postgresql":
         bare = tmp_path / "bin"
@@ -311,6 +312,8 @@ def test_a_missing_client_program_or_a_bad_path_is_one_clear_line(deployment, tm
         assert result.stderr.startswith("CommandError:") and "Traceback" not in result.stderr
     assert "is not a backup made by `manage.py backup`" in results["not an archive"].stderr
     assert "does not exist" in results["missing folder"].stderr
+    assert "outside MEDIA_ROOT" in results["inside media"].stderr
+    assert not list(deployment.media.glob("*.tar.gz"))
 
 
 def test_make_backup_and_make_restore_read_the_units_environment_file(deployment, tmp_path):
