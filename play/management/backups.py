@@ -286,7 +286,12 @@ def _media_summary(root: Path) -> dict:
 def archive_path(destination: Path, now: datetime.datetime) -> Path:
     """Return the archive's path: a new file in `destination` if it is a folder, else itself."""
     if destination.is_dir():
-        return destination / f"cardlab-{now:%Y%m%d-%H%M%S}{SUFFIX}"
+        stem = f"cardlab-{now:%Y%m%d-%H%M%S}"
+        path, n = destination / f"{stem}{SUFFIX}", 1
+        while path.exists():  # two backups within one second
+            n += 1
+            path = destination / f"{stem}-{n}{SUFFIX}"
+        return path
     if destination.exists():
         raise BackupError(f"{destination} exists already; name a new file or a folder.")
     if not destination.parent.is_dir():

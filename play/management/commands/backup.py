@@ -23,6 +23,8 @@ class Command(CheckedCommand):
             path, manifest = backup_create(Path(options["path"]))
         except BackupError as exc:
             raise CommandError(str(exc)) from None
+        except OSError as exc:  # a folder it may not write, a full disk
+            raise CommandError(f"The backup failed: {exc}") from None
         counted = ", ".join(f"{name} {n:,}" for name, n in manifest["counts"].items())
         media = manifest["media"]
         if media["included"]:

@@ -45,6 +45,8 @@ class Command(CheckedCommand):
             report = backup_restore(archive)
         except BackupError as exc:
             raise CommandError(str(exc)) from None
+        except OSError as exc:  # a folder it may not write, a full disk
+            raise CommandError(f"The restore failed: {exc}") from None
         counted = ", ".join(f"{name} {n:,}" for name, n in manifest["counts"].items())
         self.stdout.write(f"Restored {archive} (made {manifest['created_at']}): {counted}")
         if manifest["media"].get("included"):

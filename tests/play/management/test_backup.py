@@ -7,6 +7,7 @@ when the suite runs on PostgreSQL, else 127.0.0.1:5432; skipped when it does not
 PostgreSQL client programs are missing), and a MEDIA_ROOT in a temporary folder.
 """
 
+import datetime
 import io
 import json
 import os
@@ -347,3 +348,16 @@ def test_make_backup_and_make_restore_read_the_units_environment_file(deployment
     restored = make("restore", f"ARCHIVE={archive}", "YES=1")
     assert restored.returncode == 0, restored.stderr
     assert f"Restored {archive}" in restored.stdout
+
+
+def test_a_second_backup_within_the_same_second_gets_a_name_of_its_own(tmp_path):
+    from play.management.backups import archive_path
+
+    now = datetime.datetime(2026, 1, 1, 3, 15, tzinfo=datetime.UTC)
+    first = archive_path(tmp_path, now)
+    first.touch()
+    second = archive_path(tmp_path, now)
+    assert (first.name, second.name) == (
+        "cardlab-20260101-031500.tar.gz",
+        "cardlab-20260101-031500-2.tar.gz",
+    )
