@@ -104,12 +104,23 @@ def latest_per_app(names: list[str]) -> dict[str, str]:
 
 def database_holds_data() -> dict[str, int]:
     """Return the non-zero counts of the configured database (empty: nothing to lose)."""
+    connection = connections["default"]
+    try:
+        tables = connection.introspection.table_names()
+    except DatabaseError as exc:
+        raise BackupError(f"The database cannot be reached: {_first_line(exc)}") from None
+    if not tables:  # never migrated
+        return {}
     try:
         found = counts()
-    except DatabaseError:  # no tables yet: a database that was never migrated
-        connections["default"].close()
-        return {}
+    except DatabaseError:  # tables, but not the ones counted: a stranger's, or half migrated
+        connection.close()
+        return {"tables": len(tables)}
     return {name: n for name, n in found.items() if n}
+
+
+def _first_line(exc: Exception) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 def git_commit() -> str | None:
@@ -317,7 +328,7 @@ def backup_create(destination: Path) -> tuple[Path, dict]:
             "counts": counts(),
         }
     except DatabaseError as exc:
-        raise BackupError(f"The database cannot be read: {exc}".strip()) from None
+        raise BackupError(f"The database cannot be read: {_first_line(exc)}") from None
     manifest["latest_migrations"] = latest_per_app(manifest["migrations"])
     with tempfile.TemporaryDirectory(prefix=".cardlab-backup-", dir=target.parent) as work:
         work_dir = Path(work)
@@ -359,7 +370,7 @@ def read_manifest(archive: Path) -> dict:
     except tarfile.ReadError:
         manifest, problem = None, "it is not a tar archive"
     except (tarfile.TarError, OSError, ValueError, EOFError) as exc:
-        manifest, problem = None, f"it cannot be read: {str(exc).splitlines()[0]}"
+        manifest, problem = None, f"it cannot be read: {_first_line(exc)}"
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise BackupError(f"{archive} is not a backup made by `manage.py backup` ({problem}).")
     return manifest

@@ -308,6 +308,16 @@ def test_a_missing_client_program_or_a_bad_path_is_one_clear_line(deployment, tm
             "backup", str(tmp_path), env={**deployment.env, "PATH": str(bare)}
         )
         assert "pg_dump was not found on PATH" in results["no pg_dump"].stderr
+        parts = urllib.parse.urlsplit(deployment.url)
+        closed = {
+            **deployment.env,
+            "DATABASE_URL": parts._replace(netloc="postgres@127.0.0.1:9").geturl(),
+        }
+        archive = deployment.backup()
+        results["no server (backup)"] = deployment.run("backup", str(tmp_path), env=closed)
+        results["no server (restore)"] = deployment.run("restore", str(archive), env=closed)
+        for what in ("no server (backup)", "no server (restore)"):
+            assert "The database cannot be" in results[what].stderr, results[what].stderr
     for what, result in results.items():
         assert result.returncode == 1, what
         assert result.stderr.startswith("CommandError:") and "Traceback" not in result.stderr
