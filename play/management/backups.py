@@ -182,8 +182,12 @@ def _postgres_env() -> dict[str, str]:
 def _run(command: list[str], *, what: str, env: dict[str, str] | None = None) -> None:
     result = subprocess.run(command, env=env, capture_output=True, text=True)
     if result.returncode != 0:
-        detail = (result.stderr or result.stdout).strip().splitlines()
-        raise BackupError(f"{what} failed: " + " / ".join(detail[-5:] or ["no message"]))
+        lines = (result.stderr or result.stdout).strip().splitlines()
+        errors = [line for line in lines if "ERROR" in line or "error:" in line.lower()]
+        detail = " / ".join((errors or lines)[-3:]) or "no message"
+        if "lock timeout" in detail:
+            detail += " (the app is still running: stop it on every host first)"
+        raise BackupError(f"{what} failed: {detail}")
 
 
 def _sqlite_path() -> Path:
@@ -218,8 +222,11 @@ def _dump_database(target: Path) -> None:
 # Restoring PostgreSQL: every table of the schema is dropped first, so tables that newer
 # migrations made and the dump does not hold cannot stay behind (`make migrate` would trip on
 # them), and the drop and the whole dump run in one transaction: a failure changes nothing.
+# A transaction of a running app holding a table stops it after 30 s instead of for ever.
 _DROP_TABLES = """\
 \\set ON_ERROR_STOP on
+SET lock_timeout = '30s';
+SET client_min_messages = warning;
 DO $$ DECLARE t record; BEGIN
   FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema() LOOP
     EXECUTE format('DROP TABLE IF EXISTS %I CASCADE', t.tablename);
