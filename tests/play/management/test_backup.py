@@ -25,7 +25,10 @@ from tests.play.workers import ROOT
 SUITE_DB = os.environ.get("DATABASE_URL", "")
 POSTGRES_PROGRAMS = ("pg_dump", "pg_restore", "psql")
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("backup")]
+# Each pytest-xdist worker has databases of its own (a suffix with its id).
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+
+pytestmark = pytest.mark.slow
 
 
 def _postgres_admin_url() -> str:
@@ -69,7 +72,7 @@ class Deployment:
         else:
             suite_name = urllib.parse.urlsplit(SUITE_DB).path.lstrip("/")
             base = f"{suite_name}_backup" if SUITE_DB.startswith("postgres") else "ops_backup_test"
-            self.name = base + suffix
+            self.name = base + (f"_{XDIST_WORKER}" if XDIST_WORKER else "") + suffix
             parts = urllib.parse.urlsplit(_postgres_admin_url())
             self.url = urllib.parse.urlunsplit(parts._replace(path="/" + self.name))
         self.env = {
