@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve install build migrate start secret test test-fast setup engine lint format check services clean
+.PHONY: run serve install build migrate start backup restore secret test test-fast setup engine lint format check services clean
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -43,14 +43,15 @@ run: setup
 SERVE_DATABASE_URL ?= postgresql://postgres@127.0.0.1:5432/cardlab
 SERVE_REDIS_URL ?= redis://127.0.0.1:6379/0
 # The production environment of the steps below: DEBUG off, the secret key, the database and
-# the broker (the environment's, else these defaults).
-PROD_ENV = export DEBUG=0 SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}" \
+# the broker (the environment's, else these defaults). ENV_FILE=/etc/cardlab/cardlab.env reads
+# the variables of the systemd units' environment file first (docs/deploy.md).
+PROD_ENV = $(if $(ENV_FILE),set -a && . "$(abspath $(ENV_FILE))" && set +a;) export DEBUG=0 SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}" \
 	  DATABASE_URL="$${DATABASE_URL:-$(SERVE_DATABASE_URL)}" REDIS_URL="$${REDIS_URL:-$(SERVE_REDIS_URL)}" \
 	  SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" SERVE_MEDIA="$${SERVE_MEDIA:-1}"
 
-# A SECRET_KEY: the environment's, or one made once into var/secret_key (mode 600).
+# A SECRET_KEY: the environment's (or ENV_FILE's), or one made once into var/secret_key (mode 600).
 secret:
-	@mkdir -p var && if [ -z "$$SECRET_KEY" ] && [ ! -s var/secret_key ]; then \
+	@mkdir -p var && if [ -z "$$SECRET_KEY$(ENV_FILE)" ] && [ ! -s var/secret_key ]; then \
 	  (umask 077 && $(PY) -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key); fi
 
 # Deployment in separate steps (docs/deploy.md): `install` needs the package registries,
@@ -64,6 +65,15 @@ start: secret
 	@set -e; $(PROD_ENV); echo "make start: database $$DATABASE_URL, broker $$REDIS_URL"; \
 	$(PY) manage.py check --deploy --fail-level WARNING; \
 	exec $(PY) manage.py runstack --host $(HOST) --port $(PORT) $(ROLES)
+
+# The database and MEDIA_ROOT in one archive in BACKUP_DIR, and back (docs/deploy.md,
+# "Backup and restore"); restore asks for YES=1 when the database holds data.
+BACKUP_DIR ?= var/backups
+backup: secret
+	@set -e; $(PROD_ENV); mkdir -p "$(BACKUP_DIR)"; $(PY) manage.py backup "$(BACKUP_DIR)"
+restore: secret
+	@test -n "$(ARCHIVE)" || { echo "make restore ARCHIVE=path/to/cardlab-….tar.gz [YES=1]"; exit 2; }
+	@set -e; $(PROD_ENV); $(PY) manage.py restore "$(ARCHIVE)" $(if $(YES),--yes)
 
 # All four steps in one command: the first start of a host.
 serve: install build migrate start
