@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy
 from play.studies import labels
 from play.studies.labels import BOT_LABELS, team_label
 from play.studies.plans import difference_column
-from play.touchdown.report import FIGURES, figure_text, verdict
+from play.touchdown.report import FIGURES, figure_text, p_text, verdict
 
 FIGURE_LABELS = {
     "win_rate": gettext_lazy("Win rate (draw ½)"),
@@ -125,7 +125,7 @@ def sweep_view(results: dict, against: int | None) -> dict:
             "verdict": str(VERDICTS[verdict(cell["figures"]["margin"])]),
             "style": _tone(cell["figures"]["margin"], largest),
             "difference": "—" if diff["value"] is None else figure_text(diff, "{:+.2f}"),
-            "p": "—" if diff["p"] is None else f"{diff['p']:.3f}",
+            "p": p_text(diff),
             "significant": diff["p"] is not None and diff["p"] < 0.05,
             "is_baseline": cell["index"] == against,
         }

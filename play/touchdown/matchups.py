@@ -244,7 +244,8 @@ def difference(
 
     Returns the difference (second - first), its percentile bootstrap interval (resampling
     seeds, both variants together) and a two-sided p-value: twice the share of resamples on
-    the other side of 0 (at least 1 / resamples)."""
+    the other side of 0 (at least 1 / resamples: `resamples` says how many were drawn, so a
+    reader can tell a p-value at that floor from one measured, report.p_text)."""
     if len(first) != len(second):
         raise ValueError("Both variants must be played on the same seeds.")
     stat = STATISTICS[statistic]
@@ -272,6 +273,7 @@ def difference(
         "value": b - a,
         "interval": [_percentile(values, tail), _percentile(values, 1 - tail)],
         "p": p,
+        "resamples": len(values),
     }
 
 
@@ -488,6 +490,7 @@ def differences(
                     "value": b - a,
                     "interval": [_percentile(values, tail), _percentile(values, 1 - tail)],
                     "p": min(1.0, max(2 * min(below, above), 1 / len(values))),
+                    "resamples": len(values),
                 }
             )
         matrix.append(row)

@@ -30,6 +30,18 @@ def figure_text(figure: dict, fmt: str) -> str:
     return text
 
 
+def p_text(difference: dict) -> str:
+    """Return a paired difference's p-value as text: "—" when there is none, "≤ 0.001" at the
+    bootstrap's floor (1 / resamples: no resample fell on the other side of 0), else 3 places."""
+    p = difference.get("p")
+    if p is None:
+        return "—"
+    resamples = difference.get("resamples")
+    if resamples and p <= (1 / resamples) * (1 + 1e-9):
+        return f"≤ {1 / resamples:.4g}"
+    return f"{p:.3f}"
+
+
 def strategy_rows(rows: list[dict]) -> list[list[str]]:
     header = ["team A", "team B", "games"] + [label for _, label, _ in FIGURES]
     body = [header]
@@ -108,7 +120,7 @@ def sweep_rows(result: dict) -> list[list[str]]:
                 figure_text(figures["swing_per_random_kick"], "{:+.2f}"),
                 figure_text(figures["onside_swing"], "{:+.2f}"),
                 diff_text,
-                "—" if diff["p"] is None else f"{diff['p']:.3f}",
+                p_text(diff),
             ]
         )
     return body
@@ -148,7 +160,16 @@ def heat_map(result: dict) -> list[list[str]] | None:
 def sweep_csv(result: dict) -> str:
     names = [name for name, _ in result["grid"]]
     data: list[list[object]] = [
-        [*names, "games", *_flat_header(), "difference", "difference_low", "difference_high", "p"]
+        [
+            *names,
+            "games",
+            *_flat_header(),
+            "difference",
+            "difference_low",
+            "difference_high",
+            "p",
+            "resamples",
+        ]
     ]
     for cell in result["cells"]:
         diff = cell["difference"]
@@ -156,7 +177,7 @@ def sweep_csv(result: dict) -> str:
         data.append(
             [cell["values"][name] for name in names]
             + [cell["figures"]["games"]["value"], *_flat(cell["figures"])]
-            + [diff["value"], low, high, diff["p"]]
+            + [diff["value"], low, high, diff["p"], diff.get("resamples")]
         )
     return _csv(data)
 
@@ -191,6 +212,7 @@ def plain(table: list[list[str]]) -> str:
 __all__ = [
     "figure_text",
     "heat_map",
+    "p_text",
     "plain",
     "strategy_csv",
     "strategy_markdown",

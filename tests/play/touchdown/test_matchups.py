@@ -95,6 +95,17 @@ def test_a_paired_difference_finds_a_real_change_and_not_a_null_one():
     assert real["value"] < 0 and real["interval"][1] < 0 and real["p"] < 0.05
     null = difference(draft, draft, resamples=300)
     assert null["value"] == 0 and null["p"] == 1.0
+    assert real["resamples"] == null["resamples"] == 300
+
+
+def test_a_p_value_at_the_bootstrap_floor_says_so():
+    from play.touchdown.report import p_text
+
+    assert p_text({"p": 1 / 1000, "resamples": 1000}) == "≤ 0.001"
+    assert p_text({"p": 1 / 300, "resamples": 300}) == "≤ 0.003333"
+    assert p_text({"p": 0.004, "resamples": 1000}) == "0.004"
+    assert p_text({"p": 0.0123}) == "0.012"  # a result stored before resamples were kept
+    assert p_text({"p": None}) == "—"
 
 
 def test_verdicts_need_the_interval_to_exclude_zero():
