@@ -64,6 +64,8 @@ def _texts(body: str) -> list[str]:
 def english_in(body: str, allowed: set[str]) -> list[str]:
     msgids = _english_msgids()
     sentences = {m for m in msgids if len(m.split()) >= 3}
+    # The words of the allowed data, for the one-word net (the other nets scrub whole values).
+    tokens = {word for value in allowed for word in WORD.findall(value)} | ALLOWED
     found = []
     for text in _texts(body):
         if text in allowed:
@@ -73,21 +75,21 @@ def english_in(body: str, allowed: set[str]) -> list[str]:
             scrubbed = scrubbed.replace(word, " ")
         if text in msgids or any(s in scrubbed for s in sentences) or SENTENCE.search(scrubbed):
             found.append(text)
-        elif any(w not in allowed and w not in ALLOWED for w in WORD.findall(text)):
+        elif any(word not in tokens for word in WORD.findall(text)):
             found.append(text)
     return found
 
 
 def _data_words() -> set[str]:
     """Return card, team, set and deck names, product notes, card effects, user names, the raw
-    Touchdown option names the lab shows beside their labels: data, not UI text. Each whole
-    value, and each English word in it."""
+    Touchdown option names the lab shows beside their labels: data, not UI text."""
     from dataclasses import fields
 
     from django.contrib.auth import get_user_model
 
     from catalog.data import PRODUCTS
     from catalog.models import Card, CardSet, Team
+    from play.models import SimulationBatch
     from play.touchdown.options import Options
 
     words = {f.name for f in fields(Options)}
@@ -98,12 +100,16 @@ def _data_words() -> set[str]:
         Deck.objects.values_list("name", "description"),
         get_user_model().objects.values_list("username"),
         [(product.notes,) for product in PRODUCTS],
+        # the deck names a batch stored with its sides (a deck renamed since keeps its old one)
+        [
+            (side.get("name", ""),)
+            for sides in SimulationBatch.objects.values_list("sides", flat=True)
+            for side in sides or []
+            if isinstance(side, dict)
+        ],
     ):
         for row in values:
-            for value in row:
-                if value:
-                    words.add(value)
-                    words.update(re.findall(r"[A-Za-z]+", value))
+            words.update(value for value in row if value)
     return words
 
 

@@ -71,9 +71,6 @@ class VariantFields(forms.Form):
     onside_rolls = forms.TypedChoiceField(
         choices=ONSIDE_CHOICES, coerce=int, initial=1, label=_("Onside kick")
     )
-    minimum_kick = forms.BooleanField(
-        required=False, label=_("Minimum kick distance (random kick-offs land no nearer than 7)")
-    )
     kickoffs = forms.ChoiceField(choices=KICKOFF_CHOICES, initial="choice", label=_("Kick-offs"))
     # issue #14: every kick-off parameter and both readings (checked again by Options)
     random_kick_base = forms.IntegerField(

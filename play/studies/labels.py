@@ -104,9 +104,7 @@ def describe_variant(variant: dict) -> str:
         parts = [_("onside on a roll of 1")]
     else:
         parts = [_("onside on a roll of 1–%(n)s") % {"n": rolls}]
-    if variant["minimum_kick"]:
-        parts.append(_("minimum kick"))
-    for name, default in KICK_OPTIONS.items():
+    for name, default in KICK_OPTIONS.items():  # the floor says it (minimum_kick: a floor of 7)
         if variant.get(name, default) != default:
             parts.append(setting_text(name, variant[name]))
     effects = variant["effects"]

@@ -11,6 +11,7 @@ import random
 from play.errors import FieldErrors
 from play.stats import wilson_interval
 from play.touchdown import Options, load_effect_set, play_game
+from play.touchdown.options import MINIMUM_KICK_BALL
 
 TD_POLICIES = ("greedy", "random")
 KICKOFF_MODES = ("choice", "normal_only")
@@ -69,6 +70,11 @@ def clean_variant(data: dict, *, prefix: str = "") -> dict:
             kick_options[name] = value
     if errors:
         raise VariantError(errors)
+    # `minimum_kick` is shorthand for a floor of 7, read as Options reads it: the floor decides
+    # and the flag says whether it is 7, so no label can name one and play another.
+    if minimum_kick and not kick_options.get("kick_floor"):
+        kick_options["kick_floor"] = MINIMUM_KICK_BALL
+    minimum_kick = kick_options.get("kick_floor") == MINIMUM_KICK_BALL
     variant = {
         "onside_rolls": rolls,
         "minimum_kick": minimum_kick,
@@ -86,8 +92,6 @@ def describe(variant: dict) -> str:
     rolls = variant["onside_rolls"]
     onside = "no onside" if rolls == 0 else f"onside on 1–{rolls}" if rolls > 1 else "onside on 1"
     parts = ["normal kick-offs only" if variant["kickoffs"] == "normal_only" else onside]
-    if variant["minimum_kick"]:
-        parts.append("minimum kick")
     for name, default in KICK_OPTIONS.items():
         if variant.get(name, default) != default:
             parts.append(f"{name}={variant[name]}")

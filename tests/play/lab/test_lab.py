@@ -107,7 +107,7 @@ def test_the_lab_form_starts_a_batch(alice_client, queued):
             "a-kickoffs": "choice",
             "b-onside_rolls": "2",
             "b-kickoffs": "choice",
-            "b-minimum_kick": "on",
+            "b-kick_floor": "7",
             "compare": "on",
             "effects": "example",
             "policy": "greedy",
@@ -116,7 +116,8 @@ def test_the_lab_form_starts_a_batch(alice_client, queued):
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     batch = SimulationBatch.objects.get(kind="touchdown")
-    assert [v["minimum_kick"] for v in batch.sides] == [False, True]
+    assert [v["minimum_kick"] for v in batch.sides] == [False, True]  # a floor of 7 is the old box
+    assert [v["kick_floor"] for v in batch.sides] == [0, 7]
     assert all(v["effects"] == "example" for v in batch.sides)
 
 
@@ -196,3 +197,17 @@ def test_an_effect_file_with_a_repeated_key_names_it(alice_client, queued):
     assert response.status_code == 400
     assert "“version” appears twice" in response.content.decode()
     assert not SimulationBatch.objects.exists()
+
+
+def test_a_variant_names_the_floor_it_plays_never_minimum_kick_beside_another_floor():
+    from play.studies.labels import describe_variant
+    from play.studies.variants import clean_variant, describe, variant_options
+
+    both = clean_variant({"minimum_kick": True, "kick_floor": 8})
+    assert (both["minimum_kick"], both["kick_floor"]) == (False, 8)
+    assert variant_options(both).kick_floor == 8
+    assert "minimum kick" not in describe(both) and "kick_floor=8" in describe(both)
+    assert "minimum kick" not in describe_variant(both)
+    shorthand = clean_variant({"minimum_kick": True})
+    assert (shorthand["minimum_kick"], shorthand["kick_floor"]) == (True, 7)
+    assert variant_options(shorthand) == variant_options(clean_variant({"kick_floor": 7}))
