@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from play.touchdown.actions import Action, action_from_dict, action_to_dict
 from play.touchdown.cards import CARDS, SEATS, SUITS
 from play.touchdown.game import Game, IllegalAction
-from play.touchdown.options import FIELD_SQUARES, SERIES_CARDS, Options
+from play.touchdown.options import SERIES_CARDS, TURNOVER_SUM, Options
 from play.touchdown.outcome import MAX_DECISIONS
 from play.touchdown.policies import policy_rng
 from play.touchdown.runner import ReplayMismatch
@@ -152,8 +152,14 @@ def _card(card_id: str) -> dict:
 
 def table_model(state: dict, *, last_trick: dict | None = None, shown: list | None = None) -> dict:
     """Return a snapshot as what a page draws: per seat its hand (cards, or a count), hero and
-    team; the trick on the table (or the last judged one); the ten squares of the field with
-    the ball, read from the offense's side; the series cards; the score."""
+    team; the trick on the table (or the last judged one); the field with the ball; the series
+    cards; the score.
+
+    The field is drawn one way for the whole game, as the draft's field card: the Eagles attack
+    to the right, the Bears to the left, and each square carries both teams' numbers (a
+    square is 11 - v for one team when it is v for the other: TURNOVER_SUM), so the ball keeps
+    its square when possession changes. Its ends are the two goal lines (0 for the team that
+    scores there)."""
     seats = []
     for seat, data in enumerate(state["seats"]):
         hand = data["hand"]
@@ -186,8 +192,13 @@ def table_model(state: dict, *, last_trick: dict | None = None, shown: list | No
             cards = [{"seat": last_trick["seat"], **_card(last_trick["card"])}]
             judged = {"cards": cards, "kick": last_trick}
     ball = state["ball"]
+    at = None  # the ball's Eagles number (11 - its Bears number)
+    if ball is not None and state["offense"] in ("eagles", "bears"):
+        eagles = ball if state["offense"] == "eagles" else TURNOVER_SUM - ball
+        at = min(max(eagles, 0), TURNOVER_SUM)
     field_squares = [
-        {"square": square, "ball": ball == square} for square in range(FIELD_SQUARES, -1, -1)
+        {"eagles": e, "bears": TURNOVER_SUM - e, "ball": at == e, "goal": e in (0, TURNOVER_SUM)}
+        for e in range(TURNOVER_SUM, -1, -1)
     ]
     return {
         "half": state["half"],

@@ -6,6 +6,7 @@ import json
 
 from django.utils.translation import gettext as _
 
+from play.studies.labels import describe_variant
 from play.touchdown.session import HumanGame, table_model
 
 
@@ -154,7 +155,15 @@ def play_context(game: HumanGame) -> dict:
         "result": state["result"],
         "seed": game.seed,
         "bots": game.bots,
-        "variant": game.options.variant() | {"effects": game.options.effects.name},
+        "rules": describe_variant(
+            {
+                **game.options.variant(),
+                "minimum_kick": game.options.minimum_kick,
+                "effects": game.options.effects.name,
+                "policy": game.bots,
+            }
+        ),
+        "rules_raw": ", ".join(f"{k}={v}" for k, v in game.options.variant().items()),
     }
 
 

@@ -83,10 +83,27 @@ def test_the_table_model_draws_hands_trick_field_series_and_score():
     assert [len(seat["hand"]) for seat in model["seats"]] == [
         seat["hand_count"] for seat in frame["state"]["seats"]
     ]
-    assert [sq["square"] for sq in model["field"]] == list(range(10, -1, -1))
-    assert [sq["square"] for sq in model["field"] if sq["ball"]] == [frame["state"]["ball"]]
+    assert [sq["eagles"] for sq in model["field"]] == list(range(11, -1, -1))
+    assert all(sq["eagles"] + sq["bears"] == 11 for sq in model["field"])
+    offense = frame["state"]["offense"]
+    assert [sq[offense] for sq in model["field"] if sq["ball"]] == [frame["state"]["ball"]]
     assert model["series"].count(True) == frame["state"]["series"]
     assert model["trick"][0]["colour"] in ("red", "blue", "yellow", "green")
     after = next(f for f in frames if not f["state"]["trick"] and f["last_trick"])
     judged = table_model(after["state"], last_trick=after["last_trick"])["judged"]
     assert judged["cards"]
+
+
+def test_the_ball_keeps_its_square_when_possession_changes():  # TD-SERIES-1: 11 - its value
+    from play.touchdown.session import table_model
+
+    frames = replay_frames(play_game(Options(), "greedy", 4).log)
+    state = next(f for f in frames if f["state"]["ball"])["state"]
+
+    def ball_square(offense: str, ball: int) -> int:
+        field = table_model({**state, "offense": offense, "ball": ball})["field"]
+        return [index for index, sq in enumerate(field) if sq["ball"]][0]
+
+    for value in range(1, 11):
+        assert ball_square("eagles", value) == ball_square("bears", 11 - value)
+    assert ball_square("eagles", 0) == 11 and ball_square("bears", 0) == 0  # the goal lines

@@ -44,3 +44,27 @@ def test_a_person_plays_a_seat_to_the_end_of_a_half_and_opens_the_replay(browser
     assert "step 1 of" in browser.page_source
     assert len(browser.find_elements(By.CSS_SELECTOR, ".td-seat")) == 4
     assert browser.find_elements(By.CSS_SELECTOR, ".td-field .td-square")
+
+
+def test_on_a_phone_your_hand_and_your_move_fit_the_first_screen(browser, live_server):
+    import os
+
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(live_server.url + reverse("play:td-play"))
+        Select(browser.find_element(By.CSS_SELECTOR, "[name=seat]")).select_by_value("2")
+        click_and_wait(browser, browser.find_element(By.CSS_SELECTOR, "[data-start]"))
+        height = browser.execute_script("return window.innerHeight")
+        for selector in (".td-seat.td-me .td-hand", ".td-actions form button"):
+            element = browser.find_element(By.CSS_SELECTOR, selector)
+            bottom = browser.execute_script(
+                "return arguments[0].getBoundingClientRect().bottom", element
+            )
+            assert 0 < bottom <= height, (selector, bottom, height)
+        header = browser.find_element(By.CSS_SELECTOR, ".td-rules").text
+        assert "=" not in header and "onside" in header.lower()  # the rules in words
+        out = os.environ.get("SCREENSHOT_DIR") or os.path.join("var", "screenshots")
+        os.makedirs(out, exist_ok=True)
+        browser.save_screenshot(os.path.join(out, "td-play-390.png"))
+    finally:
+        browser.set_window_size(1280, 900)
