@@ -259,6 +259,8 @@ SCAN_MAX_BYTES = env_int("SCAN_MAX_BYTES", 8_000_000)
 SCAN_MAX_PIXELS = env_int("SCAN_MAX_PIXELS", 40_000_000)
 # Card proposals a user may send or edit per day (a rolling 24 hours; an edit counts as one).
 PROPOSALS_PER_DAY = env_int("PROPOSALS_PER_DAY", 20)
+# The licence the open-data export names (catalog/opendata.py): an SPDX id or a URL.
+CATALOG_LICENCE = os.environ.get("CATALOG_LICENCE", "CC-BY-4.0").strip()[:200] or "CC-BY-4.0"
 
 STORAGES = {
     "default": DEFAULT_STORAGE,

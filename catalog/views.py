@@ -4,13 +4,14 @@ import json
 
 from django.core.paginator import Paginator
 from django.db.models import Count
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from catalog import cache as catalog_cache
+from catalog import opendata
 from catalog.contributions.selectors import set_checklist_context, sets_progress
 from catalog.extensions import card_sections, user_search_terms
 from catalog.faces import cached_face, card_face_cached
@@ -177,6 +178,38 @@ def card_face(request, card_id):
     response["ETag"] = f'"{version}-{card_id}"'
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return response
+
+
+@require_GET
+def open_data(request):
+    """The open-data page: what the export holds, its licence, and every file with its checksum."""
+    index = json.loads(opendata.served("index.json"))
+    return render(
+        request,
+        "catalog/open_data.html",
+        {
+            "index": index,
+            "totals": {
+                key: sum(s[key] for s in index["sets"]) for key in ("cards", "real", "sample")
+            },
+        },
+    )
+
+
+@require_GET
+def open_data_file(request, name: str):
+    """One file of the open-data export: index.json, sets/<code>.json or the schema."""
+    if name == "open-data.schema.json":
+        text = opendata.SCHEMA.read_text(encoding="utf-8")
+    else:
+        text = opendata.served(name)
+    if text is None:
+        raise Http404
+    response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{name.rpartition("/")[2]}"'
+    response["Access-Control-Allow-Origin"] = "*"  # open data: any site may read it
+    response["Cache-Control"] = "public, max-age=300"
     return response
 
 
