@@ -118,12 +118,15 @@ def _report_response(request, batch, fmt: str):
     results = batch.results or {}
     if batch.kind != "touchdown" or results.get("study") not in plans.STUDIES:
         raise Http404("This simulation has no strategy table or sweep to download.")
+    by_cell = selectors.chunk_results_by_opponent(batch) if fmt == "deals.csv" else None
     try:
-        text = reports.report_text(results, fmt, against=_against(request))
+        text = reports.report_text(
+            results, fmt, against=_against(request), cells=batch.sides, by_cell=by_cell
+        )
     except ValueError as exc:
         return HttpResponseBadRequest(str(exc), content_type="text/plain; charset=utf-8")
     response = HttpResponse(text, content_type=f"{reports.FORMATS[fmt]}; charset=utf-8")
-    name = f"touchdown-{batch.pk}-{results['study']}.{fmt}"
+    name = f"touchdown-{batch.pk}-{results['study']}.{fmt}"  # .csv, .md or .deals.csv
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 

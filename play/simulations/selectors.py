@@ -62,16 +62,18 @@ def sample_logs_noted(batch: SimulationBatch) -> list[tuple[MatchLog, str, str]]
     return notes
 
 
+def chunk_results_by_opponent(batch: SimulationBatch) -> dict[int, list[dict]]:
+    """Return the finished chunks' results by the side (opponent, lab cell) they played."""
+    rows = batch.chunks.filter(finished_at__isnull=False).order_by("index")
+    by_opponent: dict[int, list[dict]] = {}
+    for opponent, result in rows.values_list("opponent", "result"):
+        by_opponent.setdefault(opponent, []).append(result)
+    return by_opponent
+
+
 def batch_results(batch: SimulationBatch) -> dict:
     """Return the batch's results computed from its finished chunk rows."""
-    rows = list(
-        batch.chunks.filter(finished_at__isnull=False)
-        .order_by("index")
-        .values("opponent", "result")
-    )
-    by_opponent: dict[int, list[dict]] = {}
-    for row in rows:
-        by_opponent.setdefault(row["opponent"], []).append(row["result"])
+    by_opponent = chunk_results_by_opponent(batch)
     kind = kinds.get(batch.kind)
     return kind.summarize(sides=batch.sides, params=batch.params, by_opponent=by_opponent)
 

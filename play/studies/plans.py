@@ -249,8 +249,22 @@ def summarize_table(
             if cell["bot"] != bot or not units:
                 continue
             mine, theirs = matchups.bootstrap_both(units, resamples=resamples)
-            rows.append({"a": cell["a"], "b": cell["b"], "figures": mine})
-            rows.append({"a": cell["b"], "b": cell["a"], "figures": theirs})
+            rows.append(
+                {
+                    "a": cell["a"],
+                    "b": cell["b"],
+                    "figures": mine,
+                    "counts": matchups.raw_counts(units, side="a"),
+                }
+            )
+            rows.append(
+                {
+                    "a": cell["b"],
+                    "b": cell["a"],
+                    "figures": theirs,
+                    "counts": matchups.raw_counts(units, side="b"),
+                }
+            )
             seeds = max(seeds, len(units))
             games += _games(units)
         found = {(row["a"], row["b"]): row["figures"] for row in rows}
@@ -291,6 +305,7 @@ def summarize_sweep(
                 "values": cell["values"],
                 "label": ", ".join(f"{k}={v}" for k, v in cell["values"].items()),
                 "figures": matchups.bootstrap(units, resamples=resamples),
+                "counts": matchups.raw_counts(units),
                 "difference": diffs[0][index]
                 if diffs
                 else {"statistic": "margin", "value": None, "interval": None, "p": None},

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy
 from play.studies import labels
 from play.studies.labels import BOT_LABELS, team_label
 from play.studies.plans import difference_column
-from play.touchdown.report import FIGURES, figure_text, p_text, verdict
+from play.touchdown.report import FIGURES, figure_text, p_text, scale_text, verdict
 
 FIGURE_LABELS = {
     "win_rate": gettext_lazy("Win rate (draw ½)"),
@@ -80,6 +80,8 @@ def table_view(results: dict) -> list[dict]:
                 "b": team_label(row["b"]).split(" · ")[1],
                 "games": row["figures"]["games"]["value"],
                 "figures": [_figure(row["figures"], name) for name, _l, _f in FIGURES],
+                "record": _record(row),
+                "scale": scale_text(row),
             }
             for row in table["rows"]
         ]
@@ -92,6 +94,14 @@ def table_view(results: dict) -> list[dict]:
             }
         )
     return out
+
+
+def _record(row: dict) -> str:
+    """Return "wins–draws–losses" of a pairing or cell, or "—" when the counts were not kept."""
+    counts = row.get("counts") or {}
+    if counts.get("wins") is None:
+        return "—"
+    return f"{counts['wins']}–{counts['draws']}–{counts['losses']}"
 
 
 def figure_headers() -> list[str]:
@@ -122,6 +132,8 @@ def sweep_view(results: dict, against: int | None) -> dict:
             "win_rate": _figure(cell["figures"], "win_rate"),
             "swing": _figure(cell["figures"], "swing_per_random_kick"),
             "onside": _figure(cell["figures"], "onside_swing"),
+            "record": _record(cell),
+            "scale": scale_text(cell),
             "verdict": str(VERDICTS[verdict(cell["figures"]["margin"])]),
             "style": _tone(cell["figures"]["margin"], largest),
             "difference": "—" if diff["value"] is None else figure_text(diff, "{:+.2f}"),

@@ -6,10 +6,13 @@ so the page's download and the command line never disagree. Pure: no Django.
 
 from __future__ import annotations
 
-from play.studies.plans import difference_column
-from play.touchdown import report
+import csv
+import io
 
-FORMATS = {"csv": "text/csv", "md": "text/markdown"}
+from play.studies.plans import difference_column
+from play.touchdown import matchups, report
+
+FORMATS = {"csv": "text/csv", "md": "text/markdown", "deals.csv": "text/csv"}
 
 
 def with_baseline(results: dict, against: int | None) -> dict:
@@ -31,10 +34,38 @@ def _variant_note(variant: dict) -> str:
     return "Rules: " + ", ".join(f"{k}={v}" for k, v in variant.items()) + "."
 
 
-def report_text(results: dict, fmt: str, *, against: int | None = None) -> str:
-    """Return a finished study's report as CSV ("csv") or Markdown ("md")."""
+def deals_csv(cells: list[dict], by_cell: dict) -> str:
+    """Return every deal of a study, one row per cell (or pairing) and deal seed: the cell, the
+    two teams, the seed and every column of its unit (two games, seats swapped: sums), so a
+    reader can recompute each figure and its interval (play/touchdown/matchups.py)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["cell", "values", "team_a", "team_b", "seed", *matchups.COLUMNS])
+    for index, cell in enumerate(cells):
+        merged: dict[str, list] = {}
+        for result in by_cell.get(index, []):
+            merged.update(result.get("units", {}))
+        values = " ".join(f"{k}={v}" for k, v in (cell.get("values") or {}).items())
+        for seed in sorted(merged, key=int):
+            unit = list(merged[seed]) + [""] * (len(matchups.COLUMNS) - len(merged[seed]))
+            writer.writerow([index, values, cell.get("a", ""), cell.get("b", ""), seed, *unit])
+    return out.getvalue()
+
+
+def report_text(
+    results: dict,
+    fmt: str,
+    *,
+    against: int | None = None,
+    cells: list[dict] | None = None,
+    by_cell: dict | None = None,
+) -> str:
+    """Return a finished study's report as CSV ("csv"), Markdown ("md") or every deal's
+    outcome ("deals.csv", which needs the study's `cells` and their chunk results)."""
     if fmt not in FORMATS:
         raise ValueError(f"Unknown format {fmt!r}; use {', '.join(FORMATS)}.")
+    if fmt == "deals.csv":
+        return deals_csv(cells or [], by_cell or {})
     study = results.get("study")
     if study == "table":
         rows = [row for table in results["tables"] for row in table["rows"]]

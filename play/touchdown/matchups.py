@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from play.touchdown.cards import TEAMS
-from play.touchdown.options import Options
+from play.touchdown.options import LONG_TOUCHDOWN_POINTS, Options
 from play.touchdown.outcome import GameOutcome
 from play.touchdown.runner import play_game
 from play.touchdown.strategies import team_policy
@@ -53,8 +53,21 @@ COLUMNS = (
     "miss_n",  # random kick-offs that were not onside
     "miss_margin",
     "miss_result",
+    # Raw counts (issue #28), so a reader can recompute the figures and judge their scale.
+    # Units stored before these were kept are shorter: units_of pads them with NaN, and
+    # raw_counts says None for what they lack.
+    "a_wins",
+    "draws",
+    "b_wins",
+    "a_points",
+    "b_points",
+    "margin_sq",  # sum of each game's margin squared: the spread of a game's margin
+    "close",  # games decided by at most one touchdown's points (a draw included)
 )
 Unit = tuple[float, ...]
+# The columns the bootstrap resamples: those the statistics read (the raw counts are totals).
+RESAMPLED = COLUMNS[: COLUMNS.index("a_wins")]
+CLOSE_MARGIN = LONG_TOUCHDOWN_POINTS  # "decided by one touchdown or less"
 
 
 def _result(outcome: GameOutcome, team: str) -> float:
@@ -66,9 +79,17 @@ def game_unit(a_as_eagles: GameOutcome, a_as_bears: GameOutcome) -> Unit:
     sums = dict.fromkeys(COLUMNS, 0.0)
     for outcome, a_team in ((a_as_eagles, TEAMS[0]), (a_as_bears, TEAMS[1])):
         b_team = TEAMS[1] if a_team == TEAMS[0] else TEAMS[0]
+        margin = outcome.score[a_team] - outcome.score[b_team]
         sums["games"] += 1
         sums["result"] += _result(outcome, a_team)
-        sums["margin"] += outcome.score[a_team] - outcome.score[b_team]
+        sums["margin"] += margin
+        sums["a_wins"] += margin > 0
+        sums["draws"] += margin == 0
+        sums["b_wins"] += margin < 0
+        sums["a_points"] += outcome.score[a_team]
+        sums["b_points"] += outcome.score[b_team]
+        sums["margin_sq"] += margin * margin
+        sums["close"] += abs(margin) <= CLOSE_MARGIN
         sums["a_kickoffs"] += sum(outcome.kickoffs[a_team].values())
         sums["a_random"] += outcome.onside_attempts[a_team]
         sums["a_onside"] += outcome.onside_successes[a_team]
@@ -132,10 +153,13 @@ def _totals(units: Sequence[Unit], pick: Callable | None = None) -> dict[str, fl
     return _sums(_columns(units), pick)
 
 
-def _sums(columns: list[tuple[float, ...]], pick: Callable | None = None) -> dict[str, float]:
+def _sums(
+    columns: list[tuple[float, ...]], pick: Callable | None = None, names=COLUMNS
+) -> dict[str, float]:
+    """Return the totals of the first len(names) columns (of the rows `pick` chooses)."""
     if pick is None:
-        return {name: float(sum(col)) for name, col in zip(COLUMNS, columns, strict=True)}
-    return {name: float(sum(pick(col))) for name, col in zip(COLUMNS, columns, strict=True)}
+        return {name: float(sum(col)) for name, col in zip(names, columns, strict=False)}
+    return {name: float(sum(pick(col))) for name, col in zip(names, columns, strict=False)}
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -175,9 +199,9 @@ def bootstrap_both(
     if n > 1:
         rng = random.Random(f"touchdown-bootstrap:{seed}")
         indices = range(n)
-        columns = _columns(units)
+        columns = _columns(units)[: len(RESAMPLED)]
         for _ in range(resamples):
-            totals = _sums(columns, itemgetter(*rng.choices(indices, k=n)))
+            totals = _sums(columns, itemgetter(*rng.choices(indices, k=n)), RESAMPLED)
             for view, sample in zip(views, samples, strict=True):
                 seen = view(totals)
                 for name, stat in STATISTICS.items():
@@ -255,10 +279,10 @@ def difference(
     rng = random.Random("touchdown-difference")
     n = len(first)
     values = []
-    one, two = _columns(first), _columns(second)
+    one, two = _columns(first)[: len(RESAMPLED)], _columns(second)[: len(RESAMPLED)]
     for _ in range(resamples if n > 1 else 0):
         pick = itemgetter(*rng.choices(range(n), k=n))
-        x, y = stat(_sums(one, pick)), stat(_sums(two, pick))
+        x, y = stat(_sums(one, pick, RESAMPLED)), stat(_sums(two, pick, RESAMPLED))
         if x is not None and y is not None:
             values.append(y - x)
     values.sort()
@@ -352,15 +376,16 @@ def strategy_table(
     resamples: int = BOOTSTRAP,
     map_: Callable = map,
 ) -> list[dict]:
-    """Return every ordered pair of distinct policies as {"a", "b", "figures"}: each unordered
-    pair is played once (seat-balanced) and read from both sides."""
+    """Return every ordered pair of distinct policies as {"a", "b", "figures", "counts"}: each
+    unordered pair is played once (seat-balanced) and read from both sides."""
     pairs = [(a, b) for i, a in enumerate(policies) for b in policies[i + 1 :]]
     played = play_pairs(options, pairs, seeds, map_=map_)
     rows = []
     boots = map_(_bootstrap_task, [(units, resamples) for units in played])
-    for (a, b), (mine, theirs) in zip(pairs, boots, strict=True):
-        rows.append({"a": a, "b": b, "figures": mine})
-        rows.append({"a": b, "b": a, "figures": theirs})  # the same games from B's side
+    for (a, b), units, (mine, theirs) in zip(pairs, played, boots, strict=True):
+        rows.append({"a": a, "b": b, "figures": mine, "counts": raw_counts(units, side="a")})
+        # the same games from B's side
+        rows.append({"a": b, "b": a, "figures": theirs, "counts": raw_counts(units, side="b")})
     return rows
 
 
@@ -390,6 +415,7 @@ def sweep(
             {
                 "values": combo,
                 "figures": bootstrap(units, resamples=resamples),
+                "counts": raw_counts(units),
                 "difference": difference(baseline_units, units, "margin", resamples=resamples),
             }
         )
@@ -419,9 +445,47 @@ def units_chunk(options: Options, a: str, b: str, seeds: Sequence[int]) -> dict:
 
 
 def units_of(merged: dict) -> list[Unit]:
-    """Return the units of merged chunk results, in seed order (so figures are reproducible)."""
+    """Return the units of merged chunk results, in seed order (so figures are reproducible);
+    a unit stored before the raw-count columns were kept is padded with NaN."""
     rows = merged.get("units", {})
-    return [tuple(rows[key]) for key in sorted(rows, key=int)]
+    width = len(COLUMNS)
+    return [_padded(rows[key], width) for key in sorted(rows, key=int)]
+
+
+def _padded(values: Sequence[float], width: int) -> Unit:
+    return tuple(values) + (math.nan,) * (width - len(values))
+
+
+def raw_counts(units: Sequence[Unit], *, side: str = "a") -> dict:
+    """Return what a reader needs to recompute and to judge a pairing's figures, from side A's
+    view (or B's): games, wins, draws, losses, points for and against, the spread (standard
+    deviation) of a game's margin, and the share of games decided by one touchdown or less.
+    A count the units do not hold (stored before it was kept) is None."""
+    totals = _totals(units)
+    games = totals["games"]
+
+    def count(name: str) -> int | None:
+        value = totals[name]
+        return None if math.isnan(value) else int(value)
+
+    wins, losses = ("a_wins", "b_wins") if side == "a" else ("b_wins", "a_wins")
+    points_for, against = ("a_points", "b_points") if side == "a" else ("b_points", "a_points")
+    spread = None
+    if games > 1 and not math.isnan(totals["margin_sq"]):
+        mean = totals["margin"] / games
+        variance = (totals["margin_sq"] - games * mean * mean) / (games - 1)
+        spread = math.sqrt(max(variance, 0.0))
+    close = count("close")
+    return {
+        "games": int(games),
+        "wins": count(wins),
+        "draws": count("draws"),
+        "losses": count(losses),
+        "points_for": count(points_for),
+        "points_against": count(against),
+        "margin_sd": spread,
+        "close_share": close / games if close is not None and games else None,
+    }
 
 
 # ----- every pair of variants at once: the difference column against any chosen variant ----

@@ -19,6 +19,34 @@ FIGURES = (
 )
 
 
+# Raw counts a cell or pairing keeps (matchups.raw_counts), as CSV columns.
+COUNTS = (
+    "wins",
+    "draws",
+    "losses",
+    "points_for",
+    "points_against",
+    "margin_sd",
+    "close_share",
+)
+
+
+def _counts(row: dict) -> list[object]:
+    counts = row.get("counts") or {}
+    return [counts.get(name) for name in COUNTS]
+
+
+def scale_text(row: dict) -> tuple[str, str]:
+    """Return the spread of a game's margin and the share of close games as text ("—" where
+    the counts were not kept), so a margin can be read against the game's own scale."""
+    counts = row.get("counts") or {}
+    sd, close = counts.get("margin_sd"), counts.get("close_share")
+    return (
+        "—" if sd is None else f"{sd:.2f}",
+        "—" if close is None else f"{close:.0%}",
+    )
+
+
 def figure_text(figure: dict, fmt: str) -> str:
     """Return "value [low, high]" ("—" for a value the sample does not define)."""
     value, interval = figure["value"], figure["interval"]
@@ -44,12 +72,14 @@ def p_text(difference: dict) -> str:
 
 def strategy_rows(rows: list[dict]) -> list[list[str]]:
     header = ["team A", "team B", "games"] + [label for _, label, _ in FIGURES]
+    header += ["margin SD a game", "games within a touchdown"]
     body = [header]
     for row in rows:
         figures = row["figures"]
         body.append(
             [row["a"], row["b"], str(figures["games"]["value"])]
             + [figure_text(figures[name], fmt) for name, _, fmt in FIGURES]
+            + list(scale_text(row))
         )
     return body
 
@@ -83,9 +113,17 @@ def _flat_header() -> list[str]:
 
 
 def strategy_csv(rows: list[dict]) -> str:
-    data: list[list[object]] = [["a", "b", "games", *_flat_header()]]
+    data: list[list[object]] = [["a", "b", "games", *_flat_header(), *COUNTS]]
     for row in rows:
-        data.append([row["a"], row["b"], row["figures"]["games"]["value"], *_flat(row["figures"])])
+        data.append(
+            [
+                row["a"],
+                row["b"],
+                row["figures"]["games"]["value"],
+                *_flat(row["figures"]),
+                *_counts(row),
+            ]
+        )
     return _csv(data)
 
 
@@ -107,6 +145,8 @@ def sweep_rows(result: dict) -> list[list[str]]:
         "onside kick: points swing",
         f"margin vs {result.get('baseline') or 'first cell'}",
         "p",
+        "margin SD a game",
+        "games within a touchdown",
     ]
     body = [header]
     for cell in result["cells"]:
@@ -121,6 +161,7 @@ def sweep_rows(result: dict) -> list[list[str]]:
                 figure_text(figures["onside_swing"], "{:+.2f}"),
                 diff_text,
                 p_text(diff),
+                *scale_text(cell),
             ]
         )
     return body
@@ -169,6 +210,7 @@ def sweep_csv(result: dict) -> str:
             "difference_high",
             "p",
             "resamples",
+            *COUNTS,
         ]
     ]
     for cell in result["cells"]:
@@ -178,6 +220,7 @@ def sweep_csv(result: dict) -> str:
             [cell["values"][name] for name in names]
             + [cell["figures"]["games"]["value"], *_flat(cell["figures"])]
             + [diff["value"], low, high, diff["p"], diff.get("resamples")]
+            + _counts(cell)
         )
     return _csv(data)
 
