@@ -259,6 +259,11 @@ SCAN_MAX_BYTES = env_int("SCAN_MAX_BYTES", 8_000_000)
 SCAN_MAX_PIXELS = env_int("SCAN_MAX_PIXELS", 40_000_000)
 # Card proposals a user may send or edit per day (a rolling 24 hours; an edit counts as one).
 PROPOSALS_PER_DAY = env_int("PROPOSALS_PER_DAY", 20)
+# Changesets (many cards of one set at once): rows a changeset, characters of pasted text, and
+# changesets one user may send in 24 hours (catalog/contributions/changesets.py).
+CHANGESET_MAX_ROWS = env_int("CHANGESET_MAX_ROWS", 300)
+CHANGESET_MAX_BYTES = env_int("CHANGESET_MAX_BYTES", 300_000)
+CHANGESETS_PER_DAY = env_int("CHANGESETS_PER_DAY", 10)
 # The licence the open-data export names (catalog/opendata.py): an SPDX id or a URL.
 CATALOG_LICENCE = os.environ.get("CATALOG_LICENCE", "CC-BY-4.0").strip()[:200] or "CC-BY-4.0"
 

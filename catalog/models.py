@@ -259,6 +259,52 @@ class CatalogState(models.Model):
         return str(self.version)
 
 
+class Changeset(models.Model):
+    """Many cards proposed at once (a set's rows from a spreadsheet or the set grid).
+
+    Each card is a CardProposal of the changeset; an editor accepts some, rejects others with
+    a reason, and everything accepted is applied in one transaction
+    (catalog.contributions.changesets). `version` is the state the review saw, as a
+    proposal's is.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending review")
+        REVIEWED = "reviewed", _("Reviewed")
+
+    proposer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="changesets"
+    )
+    card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="changesets")
+    source = models.CharField(_("source"), max_length=200)
+    note = models.TextField(_("note"), blank=True, max_length=2000)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    version = models.PositiveIntegerField(default=1, editable=False)
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reviewed_changesets",
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "reviewed"]), name="changeset_known_status"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"changeset {self.pk} ({self.card_set_id})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:changeset-detail", args=[self.pk])
+
+
 class CardProposal(models.Model):
     """A contributor's version of one set number: a new real card, or a correction.
 
@@ -296,6 +342,10 @@ class CardProposal(models.Model):
     # 1 when sent, one more at each edit: a review names the version its editor saw, and one
     # of an older version is refused (catalog.contributions.services.ProposalChanged).
     version = models.PositiveIntegerField(default=1, editable=False)
+    # The changeset this card was proposed in (reviewed there, with the others), or None.
+    changeset = models.ForeignKey(
+        Changeset, on_delete=models.CASCADE, null=True, blank=True, related_name="proposals"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -18,5 +18,12 @@ urlpatterns = [
     path("proposals/<int:pk>/edit/", contrib_views.proposal_edit, name="proposal-edit"),
     path("proposals/<int:pk>/review/", contrib_views.proposal_review, name="proposal-review"),
     path("review/", contrib_views.review_queue, name="review-queue"),
+    path("changesets/new/", contrib_views.changeset_new, name="changeset-new"),
+    path("changesets/<int:pk>/", contrib_views.changeset_detail, name="changeset-detail"),
+    path(
+        "changesets/<int:pk>/review/",
+        contrib_views.changeset_review_view,
+        name="changeset-review",
+    ),
     path("cards/<str:card_id>/", views.card_detail, name="card-detail"),
 ]

@@ -8,12 +8,47 @@ from django.db.models import Count, Max, OuterRef, Q, Subquery
 from catalog.card_format import DIFF_FIELDS
 from catalog.card_words import field_label, teams_for, value_said
 from catalog.importer import card_row, validate_card
-from catalog.models import Card, CardProposal, CardRevision, CardScan, CardSet
+from catalog.models import Card, CardProposal, CardRevision, CardScan, CardSet, Changeset
+
+
+def pending_changesets():
+    """Return the changesets waiting for review, oldest first, each with its card count."""
+    return (
+        Changeset.objects.filter(status=Changeset.Status.PENDING)
+        .select_related("proposer", "card_set")
+        .annotate(cards=Count("proposals"))
+        .order_by("created_at", "id")
+    )
+
+
+def changeset_review_rows(changeset: Changeset) -> list[dict]:
+    """Return each card of a changeset with the catalogue's card now and the field difference
+    (the changed fields only), in set-number order."""
+    proposals = list(changeset.proposals.order_by("number"))
+    cards = {
+        card.id: card
+        for card in Card.objects.filter(id__in=[p.card_id for p in proposals]).select_related(
+            "team"
+        )
+    }
+    rows = []
+    for proposal in proposals:
+        card = cards.get(proposal.card_id)
+        diff = field_diff(card_row(card) if card else None, proposal_result(proposal))
+        rows.append(
+            {
+                "proposal": proposal,
+                "card": card,
+                "diff": [row for row in diff if row["changed"]],
+            }
+        )
+    return rows
 
 
 def review_queue():
-    """Return the pending proposals, oldest first (the order an editor works through them),
-    each with `same_number`: how many pending proposals its set number has."""
+    """Return the pending proposals sent alone (a changeset's cards are reviewed with it),
+    oldest first (the order an editor works through them), each with `same_number`: how many
+    pending proposals its set number has."""
     pending = CardProposal.objects.filter(status=CardProposal.Status.PENDING)
     same = (
         pending.filter(card_id=OuterRef("card_id"))
@@ -23,7 +58,8 @@ def review_queue():
         .values("n")
     )
     return (
-        pending.select_related("proposer", "card_set")
+        pending.filter(changeset__isnull=True)
+        .select_related("proposer", "card_set")
         .annotate(same_number=Subquery(same))
         .order_by("created_at", "id")
     )

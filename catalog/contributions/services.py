@@ -55,7 +55,10 @@ def _lock_user_and_check_limit(user) -> None:
     # cannot race. An edit is checked and its scans decoded again: it counts as a proposal.
     get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
     since = timezone.now() - timedelta(days=1)
-    sent = CardProposal.objects.filter(proposer=user, created_at__gte=since).count()
+    # Cards sent in a changeset count against its own limit (catalog.contributions.changesets).
+    sent = CardProposal.objects.filter(
+        proposer=user, created_at__gte=since, changeset__isnull=True
+    ).count()
     edited = ProposalEdit.objects.filter(editor=user, created_at__gte=since).count()
     limit = settings.PROPOSALS_PER_DAY
     if sent + edited >= limit:
@@ -66,7 +69,7 @@ def _lock_user_and_check_limit(user) -> None:
         raise ProposalError([RowProblem(0, "", message % {"limit": limit})])
 
 
-def _clean_text(value: str, name: str, limit: int, required: bool) -> str:
+def clean_text(value: str, name: str, limit: int, required: bool) -> str:
     text = (value or "").strip()
     if "\x00" in text:
         raise ProposalError([RowProblem(0, name, "contains control characters (such as NUL)")])
@@ -97,8 +100,8 @@ def proposal_create(
     if not proposer.is_authenticated:
         raise ProposalError([RowProblem(0, "", "Sign in to propose a card.")])
     row = proposal_check(data)
-    source = _clean_text(source, "source", 200, required=True)
-    note = _clean_text(note, "note", 2000, required=False)
+    source = clean_text(source, "source", 200, required=True)
+    note = clean_text(note, "note", 2000, required=False)
     if apply_now and not is_trusted(proposer):
         raise ProposalError([RowProblem(0, "", "Only trusted editors can apply at once.")])
     with transaction.atomic():
@@ -128,10 +131,14 @@ def proposal_resubmit(
     if proposal.proposer_id != user.pk:
         raise ProposalError([RowProblem(0, "", "Only the proposer can change a proposal.")])
     row = proposal_check(data)
-    source = _clean_text(source, "source", 200, required=True)
-    note = _clean_text(note, "note", 2000, required=False)
+    source = clean_text(source, "source", 200, required=True)
+    note = clean_text(note, "note", 2000, required=False)
     with transaction.atomic():
         locked = CardProposal.objects.select_for_update().get(pk=proposal.pk)
+        if locked.changeset_id is not None:
+            raise ProposalError(
+                [RowProblem(0, "", f"This card belongs to changeset {locked.changeset_id}.")]
+            )
         # Checked under the lock: an editor may have accepted it since the page was shown.
         if locked.status not in (
             CardProposal.Status.CHANGES_REQUESTED,
@@ -182,6 +189,10 @@ def _lock_pending(proposal: CardProposal, seen_version: int | None = None) -> Ca
     the proposer's own "apply at once" and the commands).
     """
     locked = CardProposal.objects.select_for_update().get(pk=proposal.pk)
+    if locked.changeset_id is not None:
+        raise ProposalError(
+            [RowProblem(0, "", f"This card is reviewed with changeset {locked.changeset_id}.")]
+        )
     if locked.status != CardProposal.Status.PENDING:
         raise ProposalError(
             [RowProblem(0, "", f"This proposal is {locked.get_status_display()} already.")]
@@ -191,7 +202,7 @@ def _lock_pending(proposal: CardProposal, seen_version: int | None = None) -> Ca
     return locked
 
 
-def _check_reviewer(proposal: CardProposal, reviewer, *, accepting: bool) -> None:
+def check_reviewer(proposal: CardProposal, reviewer, *, accepting: bool) -> None:
     if accepting and proposal.proposer_id == reviewer.pk:
         if not is_trusted(reviewer):
             raise ProposalError(
@@ -210,7 +221,7 @@ def proposal_accept(
     With `seen_version`, only that version of the proposal: ProposalChanged when it was edited
     since (the editor would otherwise apply data they never saw).
     """
-    _check_reviewer(proposal, reviewer, accepting=True)
+    check_reviewer(proposal, reviewer, accepting=True)
     with transaction.atomic():
         locked = _lock_pending(proposal, seen_version)
         row = proposal_check(locked.data)  # the catalog may have changed since it was sent
@@ -232,8 +243,8 @@ def proposal_accept(
 
 
 def _refuse(proposal, reviewer, reason: str, status, seen_version=None) -> CardProposal:
-    _check_reviewer(proposal, reviewer, accepting=False)
-    reason = _clean_text(reason, "reason", 2000, required=False)
+    check_reviewer(proposal, reviewer, accepting=False)
+    reason = clean_text(reason, "reason", 2000, required=False)
     if not reason:
         raise ProposalError([RowProblem(0, "reason", "is required: tell the proposer why")])
     with transaction.atomic():

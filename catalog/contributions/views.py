@@ -7,10 +7,13 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.static import serve
 
 from cardsite.web.numbers import whole_number_or
+from catalog.card_format import PROPOSAL_FIELDS
+from catalog.contributions import changesets
 from catalog.contributions import selectors as selectors
 from catalog.contributions.forms import ProposalForm, ReviewForm
 from catalog.contributions.services import (
@@ -24,7 +27,8 @@ from catalog.contributions.services import (
     proposal_request_changes,
     proposal_resubmit,
 )
-from catalog.models import Card, CardProposal
+from catalog.importer import RowProblem
+from catalog.models import Card, CardProposal, CardSet, Changeset
 
 
 def _int(value) -> int | None:
@@ -203,7 +207,11 @@ def review_queue(request):
     """The editors' queue of pending proposals, oldest first."""
     if not is_editor(request.user):
         raise PermissionDenied
-    return render(request, "catalog/review_queue.html", {"proposals": selectors.review_queue()})
+    return render(
+        request,
+        "catalog/review_queue.html",
+        {"proposals": selectors.review_queue(), "changesets": selectors.pending_changesets()},
+    )
 
 
 @require_GET
@@ -228,3 +236,113 @@ def scan_file(request, path):
     if not settings.SERVE_MEDIA:
         raise Http404
     return serve(request, path, document_root=settings.MEDIA_ROOT)
+
+
+# ----- changesets: many cards of one set at once -------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def changeset_new(request):
+    """Paste a set's rows from a spreadsheet (a header line naming the card fields); the rows
+    that differ from the catalogue become one changeset for review."""
+    sets = list(CardSet.objects.order_by("display_order"))
+    problems: list = []
+    values = {"source": "", "note": "", "rows": ""}
+    status = 200
+    if request.method == "POST":
+        values = {name: request.POST.get(name, "") for name in values}
+        try:
+            rows = changesets.rows_from_text(values["rows"])
+            changeset, unchanged = changesets.changeset_create(
+                proposer=request.user, rows=rows, source=values["source"], note=values["note"]
+            )
+        except ProposalError as exc:
+            problems = [str(p).removeprefix("file, ").removeprefix("file: ") for p in exc.problems]
+            status = 400
+        else:
+            cards = changeset.proposals.count()
+            text = ngettext(
+                "%(n)s card proposed in one changeset.",
+                "%(n)s cards proposed in one changeset.",
+                cards,
+            ) % {"n": cards}
+            if unchanged:
+                text += " " + ngettext(
+                    "%(n)s row was the same as the catalogue and was left out.",
+                    "%(n)s rows were the same as the catalogue and were left out.",
+                    unchanged,
+                ) % {"n": unchanged}
+            messages.success(request, text)
+            return redirect(changeset)
+    return render(
+        request,
+        "catalog/changeset_new.html",
+        {"sets": sets, "values": values, "problems": problems, "fields": PROPOSAL_FIELDS},
+        status=status,
+    )
+
+
+def _visible_changeset(request, pk) -> Changeset:
+    changeset = get_object_or_404(Changeset.objects.select_related("proposer", "card_set"), pk=pk)
+    if changeset.proposer_id != request.user.pk and not is_editor(request.user):
+        raise Http404
+    return changeset
+
+
+def _changeset_context(request, changeset: Changeset) -> dict:
+    can_review = changeset.status == Changeset.Status.PENDING and (
+        is_editor(request.user)
+        and (changeset.proposer_id != request.user.pk or is_trusted(request.user))
+    )
+    return {
+        "changeset": changeset,
+        "rows": selectors.changeset_review_rows(changeset),
+        "conflicts": changesets.changeset_conflicts(changeset),
+        "can_review": can_review,
+    }
+
+
+@login_required
+@require_GET
+def changeset_detail(request, pk):
+    """A changeset: each card's difference from the catalogue, conflicts, and the review."""
+    changeset = _visible_changeset(request, pk)
+    return render(request, "catalog/changeset_detail.html", _changeset_context(request, changeset))
+
+
+@login_required
+@require_POST
+def changeset_review_view(request, pk):
+    """Accept or reject each card (a rejection with a reason); apply the accepted at once."""
+    changeset = _visible_changeset(request, pk)
+    if not is_editor(request.user):
+        raise PermissionDenied
+    seen = _int(request.POST.get("version"))
+    decisions = {}
+    for proposal_id in changeset.proposals.values_list("pk", flat=True):
+        action = request.POST.get(f"action-{proposal_id}", "")
+        if action in (changesets.ACCEPT, changesets.REJECT):
+            reason = request.POST.get(f"reason-{proposal_id}", "")
+            decisions[proposal_id] = changesets.Decision(action, reason)
+    context = _changeset_context(request, changeset)
+    try:
+        if seen is None:
+            raise ProposalError([RowProblem(0, "version", "give the version the page showed")])
+        reviewed = changesets.changeset_review(
+            changeset=changeset, reviewer=request.user, decisions=decisions, seen_version=seen
+        )
+    except changesets.ChangesetChanged:
+        context["stale"] = True
+        return render(request, "catalog/changeset_detail.html", context, status=409)
+    except ProposalError as exc:
+        context["problems"] = [str(p).removeprefix("file: ") for p in exc.problems]
+        context["posted"] = request.POST
+        return render(request, "catalog/changeset_detail.html", context, status=400)
+    accepted = reviewed.proposals.filter(status=CardProposal.Status.ACCEPTED).count()
+    messages.success(
+        request,
+        _("Changeset reviewed: %(a)s of %(n)s cards accepted and applied.")
+        % {"a": accepted, "n": reviewed.proposals.count()},
+    )
+    return redirect(reviewed)

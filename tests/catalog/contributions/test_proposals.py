@@ -406,7 +406,7 @@ def _diff_rows(page: str, table: str) -> dict[str, tuple[str, str]]:
 
     body = page.split(table)[1].split("</table>")[0]
     rows = re.findall(
-        r'<th scope="row" title="(\w+)">([^<]*)</th><td class="before">([^<]*)</td>'
+        r'data-field="(\w+)"><th scope="row">([^<]*)</th><td class="before">([^<]*)</td>'
         r'<td class="after">([^<]*)</td>',
         body,
     )

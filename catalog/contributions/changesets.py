@@ -1,0 +1,279 @@
+"""Changesets: many cards of one set proposed at once, reviewed card by card, applied at once.
+
+A collector sends a set's rows (pasted from a spreadsheet, or from the set grid); every row is
+checked by the one card check (`proposal_check`, as a single proposal and `import_cards`), and
+a changeset with any bad row saves nothing and names the row and the field. An editor accepts
+some cards and rejects others with a reason; everything accepted is applied in one transaction
+through `apply_rows`, so every accepted card gets its revision with the changeset's source, and
+every deck holding changed cards is re-validated once, with one version naming them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from catalog.cache import catalog_bump
+from catalog.card_format import PROPOSAL_FIELDS
+from catalog.contributions.services import (
+    ProposalError,
+    check_reviewer,
+    clean_text,
+    proposal_check,
+)
+from catalog.importer import UNSOURCED_FIELDS, ImportFileError, RowProblem, apply_rows, read_csv
+from catalog.models import Card, CardProposal, Changeset
+
+ACCEPT, REJECT = "accept", "reject"
+
+
+class ChangesetChanged(Exception):
+    """A review of a changeset someone reviewed (or changed) since the page was shown."""
+
+    def __init__(self, changeset: Changeset, seen: int):
+        super().__init__(f"Changeset {changeset.pk} is at version {changeset.version}, not {seen}.")
+        self.changeset = changeset
+        self.seen = seen
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: str  # ACCEPT or REJECT
+    reason: str = ""
+
+
+def rows_from_text(text: str) -> list[tuple[int, dict]]:
+    """Return (line, raw row) pairs from pasted spreadsheet text: tab-separated (as a
+    spreadsheet copies) or comma-separated, with a header line naming the card fields."""
+    if not text.strip():
+        raise ProposalError(
+            [RowProblem(0, "rows", "nothing was pasted: give a header line, then a line a card")]
+        )
+    if "\x00" in text:
+        raise ProposalError([RowProblem(0, "rows", "contains a NUL byte")])
+    if len(text) > settings.CHANGESET_MAX_BYTES:
+        raise ProposalError(
+            [
+                RowProblem(
+                    0,
+                    "rows",
+                    f"is {len(text):,} characters long (at most {settings.CHANGESET_MAX_BYTES:,})",
+                )
+            ]
+        )
+    first = text.lstrip("\ufeff").split("\n", 1)[0]
+    if "\t" in first:  # a spreadsheet's copy: tabs; quote nothing, as it does not
+        text = "\n".join(
+            ",".join('"' + cell.replace('"', '""') + '"' for cell in line.split("\t"))
+            for line in text.lstrip("\ufeff").splitlines()
+        )
+    try:
+        return read_csv(text.lstrip("\ufeff"))
+    except ImportFileError as exc:
+        raise ProposalError([RowProblem(0, "rows", str(exc))]) from None
+
+
+def _lock_user_and_check_limit(user) -> None:
+    get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
+    since = timezone.now() - timedelta(days=1)
+    sent = Changeset.objects.filter(proposer=user, created_at__gte=since).count()
+    if sent >= settings.CHANGESETS_PER_DAY:
+        raise ProposalError(
+            [
+                RowProblem(
+                    0,
+                    "",
+                    f"You can send {settings.CHANGESETS_PER_DAY} changesets a day; "
+                    "try again tomorrow.",
+                )
+            ]
+        )
+
+
+def changeset_create(
+    *, proposer, rows: list[tuple[int, dict]], source: str, note: str = ""
+) -> tuple[Changeset, int]:
+    """Record the rows that differ from the catalogue as one changeset of one set; return it
+    and the number of rows left out because they change nothing.
+
+    Every row is checked first; any problem (a bad field, a row of another set, a number given
+    twice, too many rows) raises ProposalError naming each row and field, and nothing is saved.
+    """
+    if not proposer.is_authenticated:
+        raise ProposalError([RowProblem(0, "", "Sign in to propose cards.")])
+    source = clean_text(source, "source", 200, required=True)
+    note = clean_text(note, "note", 2000, required=False)
+    if not rows:
+        raise ProposalError([RowProblem(0, "rows", "no card rows were given")])
+    if len(rows) > settings.CHANGESET_MAX_ROWS:
+        raise ProposalError(
+            [
+                RowProblem(
+                    0,
+                    "rows",
+                    f"{len(rows):,} rows; a changeset holds at most "
+                    f"{settings.CHANGESET_MAX_ROWS:,}",
+                )
+            ]
+        )
+    problems: list[RowProblem] = []
+    checked: list[tuple[int, dict, dict]] = []
+    seen: dict[str, int] = {}
+    for line, raw in rows:
+        data = {name: raw.get(name, "") for name in PROPOSAL_FIELDS}
+        try:
+            row = proposal_check(data)
+        except ProposalError as exc:
+            problems += [RowProblem(line, p.field, p.message) for p in exc.problems]
+            continue
+        if row["id"] in seen:
+            problems.append(
+                RowProblem(
+                    line, "number", f"{row['id']} is given twice (first on line {seen[row['id']]})"
+                )
+            )
+            continue
+        seen[row["id"]] = line
+        checked.append((line, data, row))
+    sets = {row["card_set_id"] for _, _, row in checked}
+    if len(sets) > 1:
+        problems.append(
+            RowProblem(
+                0,
+                "set",
+                f"one changeset holds one set's cards; these rows name {', '.join(sorted(sets))}",
+            )
+        )
+    if problems:
+        raise ProposalError(sorted(problems, key=lambda p: p.line))
+    current = Card.objects.in_bulk(list(seen))
+    changed = [
+        (line, data, row) for line, data, row in checked if _differs(current.get(row["id"]), row)
+    ]
+    unchanged = len(checked) - len(changed)
+    if not changed:
+        raise ProposalError(
+            [RowProblem(0, "rows", "every row is the same as the catalogue: nothing to propose")]
+        )
+    with transaction.atomic():
+        _lock_user_and_check_limit(proposer)
+        changeset = Changeset.objects.create(
+            proposer=proposer, card_set_id=sets.pop(), source=source, note=note
+        )
+        CardProposal.objects.bulk_create(
+            CardProposal(
+                proposer=proposer,
+                changeset=changeset,
+                card_set_id=row["card_set_id"],
+                number=row["number"],
+                card_id=row["id"],
+                data=data,
+                source=source,
+                note=note,
+            )
+            for _line, data, row in changed
+        )
+        catalog_bump()  # `is:pending` answers change with the proposals
+    return changeset, unchanged
+
+
+def _differs(card: Card | None, row: dict) -> bool:
+    """Return whether a checked row would change the card (a sample always becomes real), by
+    the fields an import compares when the row names no source of its own."""
+    if card is None or card.is_sample:
+        return True
+    return any(getattr(card, name) != row[name] for name in UNSOURCED_FIELDS)
+
+
+def changeset_review(
+    *, changeset: Changeset, reviewer, decisions: dict[int, Decision], seen_version: int
+) -> Changeset:
+    """Accept and reject the changeset's cards; apply every accepted one in one transaction.
+
+    `decisions` maps each of its proposals' ids to accept or reject (a rejection needs a
+    reason); every card must be decided. ProposalError names what is wrong and applies nothing;
+    ChangesetChanged when the changeset is no longer the version the editor saw.
+    """
+    check_reviewer(
+        changeset, reviewer, accepting=any(d.action == ACCEPT for d in decisions.values())
+    )
+    with transaction.atomic():
+        locked = Changeset.objects.select_for_update().get(pk=changeset.pk)
+        if locked.version != seen_version or locked.status != Changeset.Status.PENDING:
+            raise ChangesetChanged(locked, seen_version)
+        proposals = list(locked.proposals.select_for_update().order_by("number"))
+        problems = []
+        ids = {p.pk for p in proposals}
+        if set(decisions) != ids:
+            problems.append(RowProblem(0, "decisions", "decide every card of the changeset"))
+        for proposal in proposals:
+            decision = decisions.get(proposal.pk)
+            if decision and decision.action == REJECT and not decision.reason.strip():
+                problems.append(
+                    RowProblem(
+                        proposal.number, "reason", f"{proposal.card_id}: give a reason to reject it"
+                    )
+                )
+        accepted = [p for p in proposals if decisions.get(p.pk, Decision(REJECT)).action == ACCEPT]
+        rows = []
+        for proposal in accepted:
+            try:
+                row = proposal_check(proposal.data)  # the catalogue may have changed since
+            except ProposalError as exc:
+                problems += [
+                    RowProblem(proposal.number, p.field, f"{proposal.card_id}: {p.message}")
+                    for p in exc.problems
+                ]
+                continue
+            row["source"] = locked.source
+            rows.append((proposal, row))
+        if problems:
+            raise ProposalError(problems)
+        if rows:
+            apply_rows(
+                [row for _, row in rows],
+                source=locked.source,
+                proposed_by=locked.proposer,
+                accepted_by=reviewer,
+            )
+        now = timezone.now()
+        for proposal in proposals:
+            decision = decisions[proposal.pk]
+            proposal.status = (
+                CardProposal.Status.ACCEPTED
+                if decision.action == ACCEPT
+                else CardProposal.Status.REJECTED
+            )
+            proposal.reason = decision.reason.strip()[:2000] if decision.action == REJECT else ""
+            proposal.reviewer, proposal.reviewed_at = reviewer, now
+        CardProposal.objects.bulk_update(proposals, ["status", "reason", "reviewer", "reviewed_at"])
+        locked.status, locked.reviewer, locked.reviewed_at = (
+            Changeset.Status.REVIEWED,
+            reviewer,
+            now,
+        )
+        locked.version += 1
+        locked.save()
+        catalog_bump()
+    return locked
+
+
+def changeset_conflicts(changeset: Changeset) -> dict[str, list[CardProposal]]:
+    """Return, by card id, the other pending proposals (alone or in other changesets) for the
+    cards this changeset proposes: an editor must see them before accepting either."""
+    ids = list(changeset.proposals.values_list("card_id", flat=True))
+    others = (
+        CardProposal.objects.filter(card_id__in=ids, status=CardProposal.Status.PENDING)
+        .exclude(changeset=changeset)
+        .select_related("proposer", "changeset")
+        .order_by("card_id", "created_at")
+    )
+    found: dict[str, list[CardProposal]] = {}
+    for other in others:
+        found.setdefault(other.card_id, []).append(other)
+    return found
