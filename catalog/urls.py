@@ -19,6 +19,7 @@ urlpatterns = [
     path("proposals/<int:pk>/review/", contrib_views.proposal_review, name="proposal-review"),
     path("review/", contrib_views.review_queue, name="review-queue"),
     path("changesets/new/", contrib_views.changeset_new, name="changeset-new"),
+    path("sets/<str:code>/grid/", contrib_views.set_grid, name="set-grid"),
     path("changesets/<int:pk>/", contrib_views.changeset_detail, name="changeset-detail"),
     path(
         "changesets/<int:pk>/review/",

@@ -149,6 +149,9 @@ MAIN_PAGES = [
     "/simulations/",
     "/simulations/new/",
     "/lab/touchdown/",
+    "/data/",
+    "/changesets/new/",
+    "/sets/CD00/grid/",
 ]
 
 

@@ -78,6 +78,15 @@ def rows_from_text(text: str) -> list[tuple[int, dict]]:
         raise ProposalError([RowProblem(0, "rows", str(exc))]) from None
 
 
+def _card_named(raw: dict) -> str:
+    """Return the card id a raw row names ("BS-012"), or "" when its set or number is unclear,
+    so a problem names the card as well as the line (the grid's rows are set numbers)."""
+    code, number = str(raw.get("set", "")).strip().upper(), str(raw.get("number", "")).strip()
+    if code.isalnum() and number.isascii() and number.isdigit() and len(number) <= 3:
+        return f"{code}-{int(number):03d}"
+    return ""
+
+
 def _lock_user_and_check_limit(user) -> None:
     get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
     since = timezone.now() - timedelta(days=1)
@@ -129,7 +138,11 @@ def changeset_create(
         try:
             row = proposal_check(data)
         except ProposalError as exc:
-            problems += [RowProblem(line, p.field, p.message) for p in exc.problems]
+            card = _card_named(raw)
+            problems += [
+                RowProblem(line, p.field, f"{card}: {p.message}" if card else p.message)
+                for p in exc.problems
+            ]
             continue
         if row["id"] in seen:
             problems.append(

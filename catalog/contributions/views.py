@@ -13,6 +13,7 @@ from django.views.static import serve
 
 from cardsite.web.numbers import whole_number_or
 from catalog.card_format import PROPOSAL_FIELDS
+from catalog.card_words import field_label
 from catalog.contributions import changesets
 from catalog.contributions import selectors as selectors
 from catalog.contributions.forms import ProposalForm, ReviewForm
@@ -27,7 +28,7 @@ from catalog.contributions.services import (
     proposal_request_changes,
     proposal_resubmit,
 )
-from catalog.importer import RowProblem
+from catalog.importer import RowProblem, card_row
 from catalog.models import Card, CardProposal, CardSet, Changeset
 
 
@@ -240,6 +241,48 @@ def scan_file(request, path):
 
 # ----- changesets: many cards of one set at once -------------------------------------------
 
+GRID_FIELDS = [name for name in PROPOSAL_FIELDS if name not in ("set", "number")]
+
+
+@login_required
+@require_GET
+def set_grid(request, code):
+    """A set at a time: a row for each set number and a column for each card field, every cell
+    starting from what the catalogue knows; the changed rows are sent as one changeset."""
+    card_set = get_object_or_404(CardSet, code=code.upper().replace("\x00", "")[:4])
+    cards = {
+        card.number: card_row(card)
+        for card in card_set.cards.select_related("team", "card_set").order_by("number")
+    }
+    labels = {name: field_label(name) for name in GRID_FIELDS}
+    rows = []
+    for number in range(1, card_set.kinds_count + 1):
+        row = cards.get(number)
+        rows.append(
+            {
+                "number": number,
+                "id": f"{card_set.code}-{number:03d}",
+                "status": row["status"] if row else "missing",
+                "cells": [
+                    {
+                        "name": name,
+                        "label": labels[name],
+                        "value": "" if row is None else str(row[name] or ""),
+                    }
+                    for name in GRID_FIELDS
+                ],
+            }
+        )
+    return render(
+        request,
+        "catalog/set_grid.html",
+        {
+            "set": card_set,
+            "rows": rows,
+            "columns": [(name, labels[name]) for name in GRID_FIELDS],
+        },
+    )
+
 
 @login_required
 @require_http_methods(["GET", "POST"])
@@ -274,11 +317,19 @@ def changeset_new(request):
                     unchanged,
                 ) % {"n": unchanged}
             messages.success(request, text)
+            if request.POST.get("from_grid"):  # the grid's draft can go: it was sent
+                return redirect(changeset.get_absolute_url() + "?sent=grid")
             return redirect(changeset)
     return render(
         request,
         "catalog/changeset_new.html",
-        {"sets": sets, "values": values, "problems": problems, "fields": PROPOSAL_FIELDS},
+        {
+            "sets": sets,
+            "values": values,
+            "problems": problems,
+            "fields": PROPOSAL_FIELDS,
+            "from_grid": (request.POST.get("from_grid") or "")[:4],
+        },
         status=status,
     )
 

@@ -45,4 +45,12 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", syncMenu); else syncMenu();
   if (wide.addEventListener) wide.addEventListener("change", syncMenu);
+
+  // A set grid's draft (set_grid.js) goes once its changeset was sent (changeset_detail.html).
+  function clearGridDraft() {
+    document.querySelectorAll("[data-clear-grid-draft]").forEach(function (el) {
+      try { localStorage.removeItem("cardlab-grid-draft:" + el.dataset.clearGridDraft); } catch (e) { /* none */ }
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", clearGridDraft); else clearGridDraft();
 })();

@@ -1,0 +1,167 @@
+// The set grid (catalog/set_grid.html): a set's cards as rows, entered from the keyboard.
+// Tab moves right (the browser's own), Enter to the next row's first column, arrows up and down
+// in the same column; a spreadsheet's cells pasted into a cell fill the grid from there. Changed
+// cells are marked, the draft is kept in localStorage (it survives a reload) until the
+// changeset is sent, and only the changed rows are sent, as the tab-separated rows the
+// changeset form reads (catalog/contributions/changesets.py).
+(function () {
+  "use strict";
+  const grid = document.getElementById("set-grid");
+  const form = document.getElementById("grid-form");
+  if (!grid || !form) return;
+  const set = grid.dataset.set;
+  const fields = grid.dataset.fields.split(" ");
+  const key = "cardlab-grid-draft:" + set;
+  const rows = Array.from(grid.tBodies[0].rows);
+  const status = document.getElementById("grid-status");
+
+  const cell = (row, column) => row && row.cells[column + 1] && row.cells[column + 1].querySelector("input");
+  const where = (input) => {
+    const row = input.closest("tr");
+    return [rows.indexOf(row), fields.indexOf(input.dataset.field)];
+  };
+  const changed = (input) => input.value !== input.dataset.original;
+
+  function mark(row) {
+    let any = false;
+    row.querySelectorAll("input").forEach((input) => {
+      const on = changed(input);
+      input.classList.toggle("changed", on);
+      any = any || on;
+    });
+    row.classList.toggle("changed", any);
+  }
+
+  function draft() {
+    const out = {};
+    rows.forEach((row) => {
+      row.querySelectorAll("input").forEach((input) => {
+        if (changed(input)) (out[row.dataset.number] ||= {})[input.dataset.field] = input.value;
+      });
+    });
+    return out;
+  }
+
+  let pending = null;
+  function flush() {
+    clearTimeout(pending);
+    pending = null;
+    const data = draft();
+    try {
+      if (Object.keys(data).length) localStorage.setItem(key, JSON.stringify(data));
+      else localStorage.removeItem(key);
+    } catch (e) { /* storage full or off: the grid still works, without a draft */ }
+  }
+  function save() {
+    clearTimeout(pending);
+    pending = setTimeout(flush, 250); // once typing pauses, and on leaving the page (below)
+    count();
+  }
+  window.addEventListener("pagehide", () => { if (pending) flush(); });
+
+  function count() {
+    const n = grid.querySelectorAll("tbody tr.changed").length;
+    status.querySelector("[data-changed-count]").textContent = n;
+  }
+
+  function restore() {
+    let data = null;
+    try { data = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { data = null; }
+    if (!data) return;
+    rows.forEach((row) => {
+      const values = data[row.dataset.number];
+      if (!values) return;
+      row.querySelectorAll("input").forEach((input) => {
+        if (Object.prototype.hasOwnProperty.call(values, input.dataset.field)) {
+          input.value = values[input.dataset.field];
+        }
+      });
+      mark(row);
+    });
+    status.querySelector("[data-draft-note]").hidden = false;
+    count();
+  }
+
+  function go(input) {
+    if (!input) return;
+    input.focus();
+    input.select();
+  }
+
+  grid.addEventListener("input", (event) => {
+    if (event.target.matches("input[data-field]")) {
+      mark(event.target.closest("tr"));
+      save();
+    }
+  });
+
+  grid.addEventListener("keydown", (event) => {
+    const input = event.target;
+    if (!input.matches("input[data-field]")) return;
+    const [r, c] = where(input);
+    if (event.key === "Enter") {
+      event.preventDefault(); // never submit from a cell
+      go(cell(rows[event.shiftKey ? r - 1 : r + 1], 0));
+    } else if (event.key === "ArrowDown") {
+      event.preventDefault();
+      go(cell(rows[r + 1], c));
+    } else if (event.key === "ArrowUp") {
+      event.preventDefault();
+      go(cell(rows[r - 1], c));
+    }
+  });
+
+  grid.addEventListener("paste", (event) => {
+    const input = event.target;
+    if (!input.matches("input[data-field]")) return;
+    const text = (event.clipboardData || window.clipboardData).getData("text");
+    if (!/[\t\n]/.test(text)) return; // one value: the browser pastes it
+    event.preventDefault();
+    const [r, c] = where(input);
+    text.replace(/\r/g, "").replace(/\n$/, "").split("\n").forEach((line, i) => {
+      const row = rows[r + i];
+      if (!row) return;
+      line.split("\t").forEach((value, j) => {
+        const target = cell(row, c + j);
+        if (target) target.value = value.trim();
+      });
+      mark(row);
+    });
+    save();
+  });
+
+  form.addEventListener("submit", (event) => {
+    const changedRows = rows.filter((row) => row.classList.contains("changed"));
+    if (!changedRows.length) {
+      event.preventDefault();
+      window.alert(form.dataset.nothing);
+      return;
+    }
+    const cleared = grid.querySelectorAll("input.changed").length &&
+      Array.from(grid.querySelectorAll("input.changed")).some((input) => input.value === "" && input.dataset.original !== "");
+    if (cleared && !window.confirm(form.dataset.confirmCleared)) {
+      event.preventDefault();
+      return;
+    }
+    const clean = (value) => value.replace(/[\t\n\r]/g, " ");
+    const lines = [["set", "number", ...fields].join("\t")];
+    changedRows.forEach((row) => {
+      const values = fields.map((field) => clean(row.querySelector(`input[data-field="${field}"]`).value));
+      lines.push([set, row.dataset.number, ...values].join("\t"));
+    });
+    form.querySelector("textarea[name=rows]").value = lines.join("\n") + "\n";
+    rows.forEach((row) => row.querySelectorAll("input").forEach((input) => input.removeAttribute("name")));
+  });
+
+  status.querySelector("[data-discard-draft]").addEventListener("click", () => {
+    try { localStorage.removeItem(key); } catch (e) { /* nothing kept */ }
+    rows.forEach((row) => {
+      row.querySelectorAll("input").forEach((input) => { input.value = input.dataset.original; });
+      mark(row);
+    });
+    status.querySelector("[data-draft-note]").hidden = true;
+    count();
+  });
+
+  restore();
+})();

@@ -1,0 +1,88 @@
+"""The set grid in Chromium: 20 real cards entered from the keyboard at no more than 12 keys a
+card beyond the typed values, a draft that survives a reload, one changeset sent (issue #24)."""
+
+import os
+
+import pytest
+from django.contrib.auth import get_user_model
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from catalog.models import Changeset
+from catalog.services import catalog_load
+from tests.browser_waits import browser_wait
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# What a collector types for a card, field by field in grid order; None: left as it is.
+PLAN = ["name", "name_ja", None, "kind", "position", "person", None, "shoot", "keep", "defense"]
+KEYS_A_CARD = 12
+
+
+def card_values(n: int) -> dict:
+    return {
+        "name": f"Real Player {n}",
+        "name_ja": f"選手{n}",
+        "kind": "player",
+        "position": "FW" if n % 2 else "DF",
+        "person": f"Real Player {n}",
+        "shoot": str(n % 9 + 1),
+        "keep": "3",
+        "defense": str(9 - n % 9),
+    }
+
+
+def focus(browser, number: int) -> None:
+    """Put the cursor in a row's first cell, as a click does (the sticky header may cover it)."""
+    cell = browser.find_element(By.CSS_SELECTOR, f'tr[data-number="{number}"] input')
+    browser.execute_script("arguments[0].focus(); arguments[0].select();", cell)
+
+
+def test_a_collector_enters_twenty_cards_from_the_keyboard(live_server, browser, screenshot_dir):
+    catalog_load()
+    get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
+    wait = browser_wait(browser, 20)
+    browser.get(live_server.url + "/accounts/login/?next=/sets/BS/grid/")
+    browser.find_element(By.NAME, "username").send_keys("alice")
+    browser.find_element(By.NAME, "password").send_keys("correct-horse-1", Keys.ENTER)
+    wait.until(lambda b: b.find_elements(By.ID, "set-grid"))
+    focus(browser, 1)
+    navigation = 0
+    for n in range(1, 21):
+        values = card_values(n)
+        active = browser.switch_to.active_element
+        for index, field in enumerate(PLAN):
+            if field is not None:
+                browser.switch_to.active_element.send_keys(values[field])
+            last = index == len(PLAN) - 1
+            browser.switch_to.active_element.send_keys(Keys.ENTER if last else Keys.TAB)
+            navigation += 1
+        assert active != browser.switch_to.active_element
+        if n == 5:  # a reload keeps the draft
+            browser.refresh()
+            wait.until(
+                lambda b: b.find_element(By.CSS_SELECTOR, "[data-draft-note]").is_displayed()
+            )
+            name = browser.find_element(
+                By.CSS_SELECTOR, 'tr[data-number="5"] input[data-field="name"]'
+            )
+            assert name.get_attribute("value") == "Real Player 5"
+            assert "changed" in name.get_attribute("class")
+            focus(browser, 6)
+    assert navigation / 20 <= KEYS_A_CARD
+    assert browser.find_element(By.CSS_SELECTOR, "[data-changed-count]").text == "20"
+    browser.save_screenshot(os.path.join(screenshot_dir, "set-grid.png"))
+    browser.find_element(By.NAME, "source").send_keys("my Basic Set binder")
+    browser.find_element(By.CSS_SELECTOR, "[data-send-grid]").click()
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#changeset-review, #changeset-problems"))
+    problems = browser.find_elements(By.ID, "changeset-problems")
+    assert not problems, problems[0].text if problems else ""
+    changeset = Changeset.objects.get()
+    proposals = list(changeset.proposals.order_by("number"))
+    assert [p.number for p in proposals] == list(range(1, 21))
+    for p in proposals:
+        expected = card_values(p.number)
+        assert {k: p.data[k] for k in expected} == expected
+    assert changeset.source == "my Basic Set binder"
+    draft = browser.execute_script("return localStorage.getItem('cardlab-grid-draft:BS')")
+    assert draft is None  # sent: the draft is gone
