@@ -14,6 +14,9 @@ urlpatterns = [
     path("simulations/<int:batch_id>/progress/", batch_views.batch_progress, name="batch-progress"),
     path("simulations/<int:batch_id>/cancel/", batch_views.batch_cancel, name="batch-cancel"),
     path(
+        "simulations/<int:batch_id>/cards.csv", batch_views.batch_cards_csv, name="batch-cards-csv"
+    ),
+    path(
         "simulations/<int:batch_id>/results.json",
         batch_views.batch_results_json,
         name="batch-json",

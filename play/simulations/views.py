@@ -1,5 +1,7 @@
 """Simulation pages: the Simulate form, my simulations, a batch's progress and results."""
 
+import csv
+import io
 import json
 
 from django.contrib import messages
@@ -147,3 +149,33 @@ def batch_results_json(request, batch_id):
     results, _partial = selectors.batch_shown_results(batch)
     body = json.dumps({"results": results, "progress": selectors.batch_progress(batch)})
     return HttpResponse(body, content_type="application/json")
+
+
+@login_required
+@require_GET
+def batch_cards_csv(request, batch_id):
+    """A card report's raw counts, one row per card of deck A (issue #29)."""
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    results, _partial = selectors.batch_shown_results(batch)
+    if batch.kind != "cards" or not results or "cards" not in results:
+        raise Http404
+    out = io.StringIO()
+    columns = [
+        "card",
+        "copies",
+        "drawn",
+        "played_in",
+        "plays",
+        "scored",
+        "stopped",
+        "wins_drawn",
+        "not_drawn",
+        "wins_not_drawn",
+    ]
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["matches", "wins", *columns])
+    for row in results["cards"]:
+        writer.writerow([results["runs"], results["wins"], *(row[name] for name in columns)])
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="card-report-{batch.pk}.csv"'
+    return response
