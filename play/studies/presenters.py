@@ -188,5 +188,77 @@ def sweep_view(results: dict, against: int | None) -> dict:
     }
 
 
+BAND = {"margin": 0.1, "low": 0.48, "high": 0.52}  # the designer's default band (issue #28)
+
+
+def band_view(results: dict, band: dict) -> dict:
+    """Return the sweep's cells that bring team A's edge into the designer's band: |margin a
+    game| at most band["margin"] and a win rate from band["low"] to band["high"], closest to
+    even first, each with its settings in words (a line for draft 6), whether its whole margin
+    interval lies inside the band, and its cost in points a game against the first cell."""
+    cells = results["sweep"]["cells"]
+    first = cells[0] if cells else None
+
+    def points(cell) -> float | None:
+        counts = cell.get("counts") or {}
+        if counts.get("points_for") is None or not counts.get("games"):
+            return None
+        return (counts["points_for"] + counts["points_against"]) / counts["games"]
+
+    base_points = points(first) if first else None
+    shortlist = []
+    for cell in cells:
+        margin, win = cell["figures"]["margin"], cell["figures"]["win_rate"]
+        if margin["value"] is None or win["value"] is None:
+            continue
+        if abs(margin["value"]) > band["margin"] or not band["low"] <= win["value"] <= band["high"]:
+            continue
+        interval = margin["interval"]
+        here = points(cell)
+        shortlist.append(
+            {
+                "index": cell["index"],
+                "sentence": labels.cell_text(cell["values"]),
+                "margin": _figure(cell["figures"], "margin"),
+                "win_rate": _figure(cell["figures"], "win_rate"),
+                "sure": bool(interval)
+                and -band["margin"] <= interval[0] <= interval[1] <= band["margin"],
+                "points": None if here is None else f"{here:.2f}",
+                "points_change": None
+                if here is None or base_points is None
+                else f"{here - base_points:+.2f}",
+                "distance": abs(margin["value"]),
+            }
+        )
+    shortlist.sort(key=lambda row: (not row["sure"], row["distance"], row["index"]))
+    return {
+        "band": band,
+        "rows": shortlist,
+        "first": labels.cell_text(first["values"]) if first else "",
+    }
+
+
+def band_from(query) -> tuple[dict, str]:
+    """Return the band a page's query asks for (defaults where a value is missing or bad) and
+    an error message for a bad one."""
+    band, error = dict(BAND), ""
+    for name in BAND:
+        raw = (query.get(f"band_{name}") or "").strip()
+        if not raw:
+            continue
+        try:
+            value = float(raw)
+        except ValueError:
+            value = None
+        if value is None or not 0 <= value <= (10 if name == "margin" else 1) or len(raw) > 12:
+            error = _("“%(v)s” is not a band value; the default is used.") % {"v": raw[:12]}
+            continue
+        band[name] = value
+    if band["low"] > band["high"]:
+        band["low"], band["high"] = BAND["low"], BAND["high"]
+        error = _("The win-rate band's low end is above its high end; the default is used.")
+    return band, error
+
+
 def bad_cell_message(raw: str) -> str:
     return _("“%(v)s” is not a cell number; the first cell is used.") % {"v": raw[:20]}

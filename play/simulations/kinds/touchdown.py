@@ -124,7 +124,14 @@ class TouchdownKind(BatchKind):
             view = study_presenters.sweep_view(batch.results, against)
             if raw and against is None:
                 view["error"] = study_presenters.bad_cell_message(raw)
-            return {"td_sweep": view}
+            band, band_error = study_presenters.band_from(request.GET)
+            return {
+                "td_sweep": view,
+                "td_band": {
+                    **study_presenters.band_view(batch.results, band),
+                    "error": band_error,
+                },
+            }
         return {}
 
     def side_note(self, side: dict) -> str:

@@ -104,3 +104,31 @@ def test_the_spread_and_close_share_are_those_of_single_games():
     assert counts["margin_sd"] == pytest.approx(statistics.stdev(margins))
     assert counts["close_share"] == pytest.approx(sum(abs(m) <= 3 for m in margins) / 16)
     assert counts["wins"] == sum(m > 0 for m in margins)
+
+
+def test_the_band_shortlists_the_cells_near_even(alice_client, sweep):
+    from play.studies.presenters import band_from, band_view
+
+    wide, error = band_from({"band_margin": "10", "band_low": "0", "band_high": "1"})
+    assert error == "" and len(band_view(sweep.results, wide)["rows"]) == 2
+    rows = band_view(sweep.results, wide)["rows"]
+    assert rows[0]["distance"] <= rows[1]["distance"] or rows[0]["sure"]
+    assert all(row["points_change"] is not None for row in rows)
+    narrow, _ = band_from({"band_margin": "0", "band_low": "0.5", "band_high": "0.5"})
+    assert (
+        all(cell["figures"]["margin"]["value"] == 0 for cell in sweep.results["sweep"]["cells"])
+        or len(band_view(sweep.results, narrow)["rows"]) < 2
+    )
+    for bad in (
+        {"band_margin": "x"},
+        {"band_margin": "nan"},
+        {"band_low": "0.9", "band_high": "0.1"},
+    ):
+        band, error = band_from(bad)
+        assert error and band["low"] <= band["high"]
+    page = alice_client.get(
+        sweep.get_absolute_url(), {"band_margin": "10", "band_low": "0", "band_high": "1"}
+    )
+    assert 'id="td-band"' in page.content.decode()
+    bad = alice_client.get(sweep.get_absolute_url(), {"band_margin": "9" * 50})
+    assert bad.status_code == 200 and "not a band value" in bad.content.decode()
