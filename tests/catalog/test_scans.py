@@ -4,7 +4,7 @@ import io
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from PIL import Image
+from PIL import Image, ImageFile
 
 from catalog.models import CardProposal, CardScan
 
@@ -91,6 +91,26 @@ def test_an_image_over_the_pixel_limit_is_refused(alice_client, settings):
     assert response.status_code == 400
     assert "900×1260 pixels; the limit is 100,000 pixels" in response.content.decode()
     assert not CardProposal.objects.exists()
+
+
+def test_a_small_png_of_huge_pixel_size_is_refused_from_its_header_without_decoding(
+    alice_client, monkeypatch
+):
+    # The audit's file (issue #26): a 1-bit PNG of 6,300 × 6,300 px compresses to a few kB.
+    out = io.BytesIO()
+    Image.new("1", (6300, 6300)).save(out, format="PNG", optimize=True)
+    content = out.getvalue()
+    assert len(content) < 40_000
+
+    def no_decoding(self, *args, **kwargs):
+        raise AssertionError("the image was decoded before its pixel size was checked")
+
+    monkeypatch.setattr(ImageFile.ImageFile, "load", no_decoding)
+    monkeypatch.setattr(Image.Image, "load", no_decoding)
+    response = alice_client.post("/cards/propose/", {**FORM, "front": upload(content, "f.png")})
+    assert response.status_code == 400
+    assert "6300×6300 pixels; the limit is 16,000,000 pixels" in response.content.decode()
+    assert not CardProposal.objects.exists() and not CardScan.objects.exists()
 
 
 def test_a_gif_is_refused_by_format(alice_client):
