@@ -9,16 +9,24 @@ the filesystem by default, an S3-compatible store when `SCAN_STORAGE=s3`.
 """
 
 import io
+import logging
 import secrets
 import warnings
 
 from django.conf import settings
 from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.db.models.signals import post_delete
 from django.utils.translation import gettext as _
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from catalog.models import CardScan
 
+log = logging.getLogger(__name__)
+
+# Every scan's files live under this storage folder, one folder per scan token.
+SCAN_PREFIX = "scans"
 FORMATS = {"JPEG", "PNG", "WEBP"}
 # Widths of the three renditions, largest first: each is made from the one before, so only the
 # first resize reads the whole upload (the aspect ratio of the upload is kept).
@@ -133,3 +141,35 @@ def scan_create(*, image: Image.Image, side: str, proposal) -> CardScan:
         getattr(scan, name).save(f"{side}-{name}.jpg", ContentFile(content), save=False)
     scan.save()
     return scan
+
+
+def scan_folder(token: str) -> str:
+    """Return the storage folder holding a scan's files (`catalog.models.scan_path`)."""
+    return f"{SCAN_PREFIX}/{token}"
+
+
+def scan_files_delete(*, names: list[str], folder: str) -> None:
+    """Delete a scan's files and then its folder through the storage API.
+
+    On S3 there are no folders, only keys: the folder is then simply not found.
+    """
+    for name in names:
+        if name:
+            default_storage.delete(name)
+    try:
+        if default_storage.exists(folder):
+            default_storage.delete(folder)  # the filesystem storage removes the empty folder
+    except OSError as exc:  # something else was put there; the orphan command reports it
+        log.warning("Scan folder %s not removed: %s", folder, exc)
+
+
+def _scan_deleted(sender, instance: CardScan, **kwargs) -> None:
+    # Once the deleting transaction commits: a rolled-back delete keeps its files.
+    names = [getattr(instance, size).name for size in SIZES]
+    folder = scan_folder(instance.token)
+    transaction.on_commit(lambda: scan_files_delete(names=names, folder=folder))
+
+
+def connect_signals() -> None:
+    """Delete a scan's files whenever its row is deleted (replaced, rejected, cascaded)."""
+    post_delete.connect(_scan_deleted, sender=CardScan, dispatch_uid="catalog.scan_files")

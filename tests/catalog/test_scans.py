@@ -169,3 +169,75 @@ def test_the_s3_setting_selects_django_storages(monkeypatch):
     finally:
         monkeypatch.delenv("SCAN_STORAGE")
         importlib.reload(site_settings)
+
+
+def scan_files(media) -> list[str]:
+    folder = media / "scans"
+    return sorted(str(p.relative_to(media)) for p in folder.rglob("*")) if folder.exists() else []
+
+
+def test_an_edit_that_replaces_a_scan_deletes_the_old_row_its_files_and_folder(
+    alice_client, media, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        alice_client.post("/cards/propose/", {**FORM, "front": upload(jpeg())})
+    old = CardScan.objects.get()
+    assert len(scan_files(media)) == 4  # the folder and three sizes
+    proposal = CardProposal.objects.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = alice_client.post(
+            f"/proposals/{proposal.pk}/edit/", {**FORM, "front": upload(jpeg((800, 1120)))}
+        )
+    assert response.status_code == 302
+    new = CardScan.objects.get()
+    assert new.token != old.token and new.width == 800
+    assert not (media / "scans" / old.token).exists()
+    assert scan_files(media) == sorted(
+        [f"scans/{new.token}"]
+        + [getattr(new, size).name for size in ("thumbnail", "normal", "large")]
+    )
+
+
+def test_rejecting_a_proposal_deletes_its_scans_and_their_files(
+    alice_client, bob, media, django_capture_on_commit_callbacks
+):
+    from catalog.contributions.services import proposal_reject
+
+    files = {"front": upload(jpeg()), "back": upload(jpeg(), name="back.jpg")}
+    alice_client.post("/cards/propose/", {**FORM, **files})
+    assert CardScan.objects.count() == 2 and len(scan_files(media)) == 8
+    bob.is_staff = True
+    bob.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        proposal_reject(proposal=CardProposal.objects.get(), reviewer=bob, reason="Not this set.")
+    assert not CardScan.objects.exists()
+    assert scan_files(media) == []
+
+
+def test_asking_for_changes_keeps_the_scans(
+    alice_client, bob, media, django_capture_on_commit_callbacks
+):
+    from catalog.contributions.services import proposal_request_changes
+
+    alice_client.post("/cards/propose/", {**FORM, "front": upload(jpeg())})
+    bob.is_staff = True
+    bob.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        proposal_request_changes(
+            proposal=CardProposal.objects.get(), reviewer=bob, reason="Send the back too."
+        )
+    assert CardScan.objects.count() == 1 and len(scan_files(media)) == 4
+
+
+def test_a_delete_rolled_back_keeps_the_files(
+    alice_client, media, django_capture_on_commit_callbacks
+):
+    from django.db import transaction
+
+    alice_client.post("/cards/propose/", {**FORM, "front": upload(jpeg())})
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        with pytest.raises(RuntimeError), transaction.atomic():
+            CardScan.objects.all().delete()
+            raise RuntimeError("rolled back")
+    assert callbacks == []
+    assert CardScan.objects.count() == 1 and len(scan_files(media)) == 4
