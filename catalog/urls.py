@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from catalog import views
 from catalog.contributions import views as contrib_views
@@ -16,5 +16,10 @@ urlpatterns = [
     path("proposals/<int:pk>/edit/", contrib_views.proposal_edit, name="proposal-edit"),
     path("proposals/<int:pk>/review/", contrib_views.proposal_review, name="proposal-review"),
     path("review/", contrib_views.review_queue, name="review-queue"),
+    re_path(
+        r"^scans/(?P<token>[0-9a-f]{32})/(?P<size>thumbnail|normal|large)\.jpg$",
+        contrib_views.scan_image,
+        name="scan-image",
+    ),
     path("cards/<str:card_id>/", views.card_detail, name="card-detail"),
 ]

@@ -130,7 +130,7 @@ def test_an_accepted_scan_appears_on_the_card_page(alice, alice_client, bob, cli
     proposal_accept(proposal=CardProposal.objects.get(), reviewer=bob)
     page = client.get("/cards/BS-012/").content.decode()
     scan = CardScan.objects.get()
-    assert scan.card_id == "BS-012" and scan.normal.url in page and scan.thumbnail.url in page
+    assert scan.card_id == "BS-012" and scan.normal_url in page and scan.thumbnail_url in page
 
 
 def test_the_front_scan_is_shown_before_the_back(alice, alice_client, bob, client):
@@ -142,12 +142,12 @@ def test_the_front_scan_is_shown_before_the_back(alice, alice_client, bob, clien
     assert back.created_at >= front.created_at  # the newest first would put the back first
     proposal = CardProposal.objects.get()
     page = alice_client.get(proposal.get_absolute_url()).content.decode()
-    assert page.index(front.normal.url) < page.index(back.normal.url)
+    assert page.index(front.normal_url) < page.index(back.normal_url)
     bob.is_staff = True
     bob.save()
     proposal_accept(proposal=proposal, reviewer=bob)
     page = client.get("/cards/BS-012/").content.decode()
-    assert page.index(front.normal.url) < page.index(back.normal.url)
+    assert page.index(front.normal_url) < page.index(back.normal_url)
 
 
 def test_the_s3_setting_selects_django_storages(monkeypatch):
@@ -241,3 +241,70 @@ def test_a_delete_rolled_back_keeps_the_files(
             raise RuntimeError("rolled back")
     assert callbacks == []
     assert CardScan.objects.count() == 1 and len(scan_files(media)) == 4
+
+
+@pytest.fixture
+def pending_scan(alice_client):
+    alice_client.post("/cards/propose/", {**FORM, "front": upload(jpeg())})
+    return CardScan.objects.get()
+
+
+def test_a_pending_proposals_scan_is_hidden_from_strangers(pending_scan, bob_client, client):
+    url = pending_scan.large_url
+    assert url == f"/scans/{pending_scan.token}/large.jpg"
+    assert bob_client.get(url).status_code == 404
+    assert client.get(url).status_code == 404
+
+
+def test_the_proposer_and_editors_see_a_pending_proposals_scan(
+    pending_scan, alice_client, bob, bob_client
+):
+    response = alice_client.get(pending_scan.normal_url)
+    assert response.status_code == 200 and response["Content-Type"] == "image/jpeg"
+    assert response["Cache-Control"] == "private, no-store"
+    with Image.open(io.BytesIO(b"".join(response.streaming_content))) as image:
+        assert image.width == 488
+    bob.is_staff = True
+    bob.save()
+    assert bob_client.get(pending_scan.thumbnail_url).status_code == 200
+
+
+def test_an_applied_cards_scan_is_public(pending_scan, bob, client):
+    from catalog.contributions.services import proposal_accept
+
+    bob.is_staff = True
+    bob.save()
+    proposal_accept(proposal=CardProposal.objects.get(), reviewer=bob)
+    response = client.get(pending_scan.large_url)
+    assert response.status_code == 200 and response["Cache-Control"] == "public, max-age=86400"
+
+
+def test_the_storage_path_of_a_scan_is_not_served_even_with_serve_media(
+    pending_scan, client, settings
+):
+    settings.SERVE_MEDIA = True
+    assert client.get(f"/media/{pending_scan.large.name}").status_code == 404
+
+
+def test_an_unknown_scan_or_size_is_a_404(pending_scan, alice_client):
+    assert alice_client.get(f"/scans/{'0' * 32}/large.jpg").status_code == 404
+    assert alice_client.get(f"/scans/{pending_scan.token}/huge.jpg").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("header", "prefix", "expected"),
+    [
+        ("X-Accel-Redirect", "/protected-media/", "/protected-media/{name}"),
+        ("X-Sendfile", "/srv/cardlab/media", "/srv/cardlab/media/{name}"),
+    ],
+)
+def test_behind_a_web_server_the_answer_names_the_file_in_a_header(
+    pending_scan, alice_client, bob_client, settings, header, prefix, expected
+):
+    settings.SCAN_SENDFILE_HEADER = header
+    settings.SCAN_SENDFILE_PREFIX = prefix
+    response = alice_client.get(pending_scan.large_url)
+    assert response.status_code == 200 and response.content == b""
+    assert response[header] == expected.format(name=pending_scan.large.name)
+    refused = bob_client.get(pending_scan.large_url)
+    assert refused.status_code == 404 and header not in refused
