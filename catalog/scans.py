@@ -12,12 +12,15 @@ import io
 import logging
 import secrets
 import warnings
+from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models.signals import post_delete
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -173,3 +176,62 @@ def _scan_deleted(sender, instance: CardScan, **kwargs) -> None:
 def connect_signals() -> None:
     """Delete a scan's files whenever its row is deleted (replaced, rejected, cascaded)."""
     post_delete.connect(_scan_deleted, sender=CardScan, dispatch_uid="catalog.scan_files")
+
+
+@dataclass
+class ScanOrphans:
+    """What the storage and the scan rows disagree on (`scan_orphans`)."""
+
+    files: list[str] = field(default_factory=list)  # stored under scans/ with no scan row
+    folders: list[str] = field(default_factory=list)  # scan folders of no scan row
+    rows: list[CardScan] = field(default_factory=list)  # scan rows missing a file
+
+
+def _listdir(folder: str) -> tuple[list[str], list[str]]:
+    try:
+        return default_storage.listdir(folder)
+    except FileNotFoundError:
+        return [], []
+
+
+def scan_orphans(*, min_age: timedelta = timedelta(hours=1)) -> ScanOrphans:
+    """Return files under the scans folder no row names, and rows whose files are missing.
+
+    Files younger than `min_age` are left out: a scan being stored writes its files before its
+    row is saved.
+    """
+    found = ScanOrphans()
+    rows = {scan.token: scan for scan in CardScan.objects.all()}
+    named = {getattr(scan, size).name for scan in rows.values() for size in SIZES}
+    stored = set()
+    cutoff = timezone.now() - min_age
+    folders, loose = _listdir(SCAN_PREFIX)
+    candidates = [f"{SCAN_PREFIX}/{name}" for name in loose]
+    for token in folders:
+        folder = scan_folder(token)
+        files = [f"{folder}/{name}" for name in _listdir(folder)[1]]
+        stored.update(files)
+        candidates += files
+        if token not in rows and not files:
+            found.folders.append(folder)
+    for name in sorted(candidates):
+        if name not in named and default_storage.get_modified_time(name) < cutoff:
+            found.files.append(name)
+    found.rows = [
+        scan
+        for token, scan in sorted(rows.items())
+        if any(getattr(scan, size).name not in stored for size in SIZES)
+    ]
+    return found
+
+
+def scan_orphans_delete(orphans: ScanOrphans) -> None:
+    """Delete the orphan files and empty folders, and the rows missing a file (with the files
+    they still have)."""
+    for name in orphans.files:
+        default_storage.delete(name)
+    for folder in {name.rsplit("/", 1)[0] for name in orphans.files} | set(orphans.folders):
+        if folder != SCAN_PREFIX and not any(_listdir(folder)):
+            scan_files_delete(names=[], folder=folder)
+    for scan in orphans.rows:
+        scan.delete()
