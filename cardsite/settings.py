@@ -256,7 +256,24 @@ else:
     raise ImproperlyConfigured(f"SCAN_STORAGE must be filesystem or s3, not {SCAN_STORAGE!r}")
 SERVE_MEDIA = env_bool("SERVE_MEDIA", DEBUG)
 SCAN_MAX_BYTES = env_int("SCAN_MAX_BYTES", 8_000_000)
-SCAN_MAX_PIXELS = env_int("SCAN_MAX_PIXELS", 40_000_000)
+# 16 MP takes a 4032×3024 phone photo. Decoding plus the three renditions of a 3464×4618 image
+# (catalog.scans, measured on the 2-core lab machine under load, best of 2): JPEG 0.48 s,
+# PNG 0.41 s, WebP 0.95 s (random noise, the slowest WebP content, 10.6 MB), a 1-bit PNG 0.23 s.
+# At the old 40 MP the same WebP took 1.9 s and a 40 MP PNG 0.8 s; keep this under 1 s.
+SCAN_MAX_PIXELS = env_int("SCAN_MAX_PIXELS", 16_000_000)
+# Scans are served by the app after a permission check (catalog.contributions.views.scan_image):
+# the file itself, or, behind a web server, an empty answer carrying this header that tells the
+# server to send the file: "X-Accel-Redirect" (nginx; the prefix is an `internal` location's
+# URI) or "X-Sendfile" (Apache, lighttpd; the prefix is MEDIA_ROOT's path). docs/deploy.md.
+SCAN_SENDFILE_HEADER = os.environ.get("SCAN_SENDFILE_HEADER", "")
+if SCAN_SENDFILE_HEADER not in ("", "X-Accel-Redirect", "X-Sendfile"):
+    raise ImproperlyConfigured(
+        "SCAN_SENDFILE_HEADER must be empty, X-Accel-Redirect or X-Sendfile, "
+        f"not {SCAN_SENDFILE_HEADER!r}"
+    )
+SCAN_SENDFILE_PREFIX = os.environ.get("SCAN_SENDFILE_PREFIX") or (
+    str(MEDIA_ROOT) if SCAN_SENDFILE_HEADER == "X-Sendfile" else "/protected-media/"
+)
 # Card proposals a user may send or edit per day (a rolling 24 hours; an edit counts as one).
 PROPOSALS_PER_DAY = env_int("PROPOSALS_PER_DAY", 20)
 # Changesets (many cards of one set at once): rows a changeset, characters of pasted text, and

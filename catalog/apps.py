@@ -11,6 +11,9 @@ class CatalogConfig(AppConfig):
         from catalog.extensions import card_page_sections
 
         connect_signals()
+        from catalog.scans import connect_signals as connect_scan_signals
+
+        connect_scan_signals()
         from django.db.models.signals import post_migrate
 
         from catalog.contributions.services import editor_groups_ensure

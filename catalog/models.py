@@ -481,3 +481,20 @@ class CardScan(models.Model):
 
     def __str__(self) -> str:
         return f"{self.side} scan {self.token}"
+
+    # Scan links go through the app (catalog.contributions.views.scan_image), which checks who
+    # may see a scan of a proposal not yet applied; never the storage's own URL.
+    def url(self, size: str) -> str:
+        return reverse("catalog:scan-image", args=[self.token, size])
+
+    @property
+    def thumbnail_url(self) -> str:
+        return self.url("thumbnail")
+
+    @property
+    def normal_url(self) -> str:
+        return self.url("normal")
+
+    @property
+    def large_url(self) -> str:
+        return self.url("large")

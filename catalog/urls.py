@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from catalog import views
 from catalog.contributions import views as contrib_views
@@ -25,6 +25,11 @@ urlpatterns = [
         "changesets/<int:pk>/review/",
         contrib_views.changeset_review_view,
         name="changeset-review",
+    ),
+    re_path(
+        r"^scans/(?P<token>[0-9a-f]{32})/(?P<size>thumbnail|normal|large)\.jpg$",
+        contrib_views.scan_image,
+        name="scan-image",
     ),
     path("cards/<str:card_id>/", views.card_detail, name="card-detail"),
 ]

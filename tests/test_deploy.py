@@ -180,6 +180,7 @@ def stack(tmp_path_factory):
     media = tmp / "media"
     (media / "scans").mkdir(parents=True)
     (media / "scans" / "BS-001.png").write_bytes(PNG)
+    (media / "BS-001.png").write_bytes(PNG)
     port = int(os.environ.get("STACK_TEST_PORT") or _free_port())
     env = {
         **{k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE",)},
@@ -319,7 +320,7 @@ def journey(stack):
         "/api/decks/",
         "/api/simulations/",
         "/admin/login/",
-        "/media/scans/BS-001.png",
+        "/media/BS-001.png",
     ]
     if replay:
         pages.append(replay.group(1).decode())
@@ -381,8 +382,10 @@ def test_the_stack_serves_collected_static_files_media_and_a_content_security_po
     assert css, "pages link hashed static files (collectstatic's manifest)"
     status, headers, _ = client.get(css.group(1).decode())
     assert status == 200 and "max-age=315360000" in headers.get("Cache-Control", "")
-    status, headers, body = client.get("/media/scans/BS-001.png")
+    status, headers, body = client.get("/media/BS-001.png")
     assert (status, headers["Content-Type"], body) == (200, "image/png", PNG)
+    # Scans go only through the app's permission-checking view (catalog.contributions.views).
+    assert client.get("/media/scans/BS-001.png")[0] == 404
     assert client.get("/media/../manage.py")[0] in (400, 404)
 
 

@@ -250,6 +250,9 @@ def _refuse(proposal, reviewer, reason: str, status, seen_version=None) -> CardP
     with transaction.atomic():
         locked = _lock_pending(proposal, seen_version)
         locked.status = status
+        if status == CardProposal.Status.REJECTED:
+            # A rejected proposal's scans are not kept: rows now, files once this commits.
+            locked.scans.all().delete()
         locked.reason = reason
         locked.reviewer = reviewer
         locked.reviewed_at = timezone.now()

@@ -4,7 +4,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.core.files.storage import default_storage
+from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -29,7 +30,8 @@ from catalog.contributions.services import (
     proposal_resubmit,
 )
 from catalog.importer import RowProblem, card_row
-from catalog.models import Card, CardProposal, CardSet, Changeset
+from catalog.models import Card, CardProposal, CardScan, CardSet, Changeset
+from catalog.scans import SCAN_PREFIX
 
 
 def _int(value) -> int | None:
@@ -232,9 +234,36 @@ def card_history(request, card_id):
 
 
 @require_GET
+def scan_image(request, token, size):
+    """One size of a scan: an applied card's to anyone, a proposal's only to its proposer and
+    the editors (a 404 for anyone else, as for the proposal page)."""
+    scan = get_object_or_404(CardScan.objects.select_related("proposal"), token=token)
+    public = scan.card_id is not None
+    if not public and not (scan.proposal.proposer_id == request.user.pk or is_editor(request.user)):
+        raise Http404
+    name = getattr(scan, size).name
+    header = settings.SCAN_SENDFILE_HEADER
+    if header:
+        # The web server in front sends the file; this answer only says which one.
+        response = HttpResponse(content_type="image/jpeg")
+        response[header] = f"{settings.SCAN_SENDFILE_PREFIX.rstrip('/')}/{name}"
+    else:
+        try:
+            response = FileResponse(default_storage.open(name), content_type="image/jpeg")
+        except FileNotFoundError:
+            raise Http404 from None
+    # A proposal's scan must never sit in a shared cache; a card's never changes (new token).
+    response["Cache-Control"] = "public, max-age=86400" if public else "private, no-store"
+    return response
+
+
+@require_GET
 def scan_file(request, path):
-    """Serve an uploaded scan from MEDIA_ROOT while SERVE_MEDIA is on (development)."""
-    if not settings.SERVE_MEDIA:
+    """Serve an uploaded file from MEDIA_ROOT while SERVE_MEDIA is on (development).
+
+    Scans are never served here: only through `scan_image`, which checks who may see them.
+    """
+    if not settings.SERVE_MEDIA or path.startswith(f"{SCAN_PREFIX}/"):
         raise Http404
     return serve(request, path, document_root=settings.MEDIA_ROOT)
 

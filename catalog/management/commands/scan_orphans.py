@@ -1,0 +1,42 @@
+"""Find and remove what the scan storage and the scan rows disagree on (catalog.scans)."""
+
+from datetime import timedelta
+
+from cardsite.web.command_input import CheckedCommand, whole_number
+from catalog.scans import scan_orphans, scan_orphans_delete
+
+
+class Command(CheckedCommand):
+    help = (
+        "List scan files with no scan row and scan rows whose files are missing "
+        "(--delete removes them)."
+    )
+
+    def add_arguments(self, parser):
+        mode = parser.add_mutually_exclusive_group()
+        mode.add_argument("--dry-run", action="store_true", help="only list them (the default)")
+        mode.add_argument("--delete", action="store_true", help="remove them")
+        parser.add_argument(
+            "--min-age",
+            type=whole_number(0, 10 * 365 * 86400),
+            default=3600,
+            help="seconds: younger files may belong to an upload in progress (default 3600)",
+        )
+
+    def handle(self, *args, **options):
+        orphans = scan_orphans(min_age=timedelta(seconds=options["min_age"]))
+        for name in orphans.files:
+            self.stdout.write(f"file without a scan row: {name}")
+        for folder in orphans.folders:
+            self.stdout.write(f"empty folder without a scan row: {folder}")
+        for scan in orphans.rows:
+            self.stdout.write(f"scan row {scan.pk} ({scan.token}) is missing files")
+        found = len(orphans.files) + len(orphans.folders) + len(orphans.rows)
+        if options["delete"]:
+            scan_orphans_delete(orphans)
+            self.stdout.write(
+                f"Deleted {len(orphans.files)} files, {len(orphans.folders)} empty folders "
+                f"and {len(orphans.rows)} scan rows."
+            )
+        else:
+            self.stdout.write(f"{found} found; nothing deleted (run with --delete to remove them).")
