@@ -306,8 +306,30 @@ def command_cases(files) -> dict[str, tuple[list[str], dict[str, list[str]]]]:
         ),
         "export_cards": (
             ["--output", out, "--format", "json"],
-            {"--output": paths, "--format": ["\x00", "xml"]},
+            {
+                "--output": paths,
+                "--format": ["\x00", "xml"],
+                "--open-data": ["\x00", LONG, str(files["good"]), "/proc/no/such/folder/x"],
+            },
         ),
+        "backup": (
+            [str(files["folder"] / "backup.tar.gz")],
+            {"": ["\x00", LONG, "/proc/no/such/folder/x.tar.gz", str(files["good"])]},
+        ),
+        "restore": (
+            [str(files["folder"] / "missing.tar.gz"), "--yes"],
+            {
+                "": [
+                    "\x00",
+                    LONG,
+                    str(files["folder"]),
+                    str(files["binary"]),
+                    str(files["deep.json"]),
+                    str(files["folder"] / "missing.tar.gz"),
+                ]
+            },
+        ),
+        "scan_orphans": (["--dry-run", "--min-age", "60"], {"--min-age": NUMBER_VALUES}),
         "reconcile_simulations": (["--stall-seconds", "60"], {"--stall-seconds": NUMBER_VALUES}),
         "runlab": (
             ["--no-worker", "--host", "127.0.0.1", "--port", "8000"],
@@ -348,7 +370,7 @@ def test_every_project_command_with_arguments_is_walked(command_files):
 @pytest.mark.parametrize(
     "command",
     ["play_match", "pk_odds", "import_cards", "export_cards", "reconcile_simulations", "runlab"]
-    + ["runstack"],
+    + ["runstack", "backup", "restore", "scan_orphans"],
 )
 def test_hostile_command_arguments_are_one_clear_error_and_write_nothing(command, command_files):
     from django.core.management import CommandError, call_command
