@@ -111,22 +111,47 @@
     }
   });
 
+  // A pasted block whose first line names fields (a spreadsheet's header row: "number",
+  // "name", "shoot"…) fills those columns of the rows its "number" column names (or, without
+  // one, the rows from the cell pasted into); any other block fills from that cell across
+  // and down.
+  function pasteRows(input, text) {
+    const lines = text.replace(/\r/g, "").replace(/\n$/, "").split("\n").map((line) => line.split("\t"));
+    const head = lines[0].map((name) => name.trim().toLowerCase());
+    const named = head.length > 1 && head.every((name) => fields.includes(name) || name === "set" || name === "number");
+    const [r, c] = where(input);
+    if (named) {
+      const byNumber = new Map(rows.map((row) => [row.dataset.number, row]));
+      lines.slice(1).forEach((cells, i) => {
+        const numberAt = head.indexOf("number");
+        const row = numberAt >= 0 ? byNumber.get(String(parseInt(cells[numberAt], 10))) : rows[r + i];
+        if (!row) return;
+        head.forEach((name, j) => {
+          const target = row.querySelector(`input[data-field="${name}"]`);
+          if (target && cells[j] !== undefined) target.value = cells[j].trim();
+        });
+        mark(row);
+      });
+      return;
+    }
+    lines.forEach((cells, i) => {
+      const row = rows[r + i];
+      if (!row) return;
+      cells.forEach((value, j) => {
+        const target = cell(row, c + j);
+        if (target) target.value = value.trim();
+      });
+      mark(row);
+    });
+  }
+
   grid.addEventListener("paste", (event) => {
     const input = event.target;
     if (!input.matches("input[data-field]")) return;
     const text = (event.clipboardData || window.clipboardData).getData("text");
     if (!/[\t\n]/.test(text)) return; // one value: the browser pastes it
     event.preventDefault();
-    const [r, c] = where(input);
-    text.replace(/\r/g, "").replace(/\n$/, "").split("\n").forEach((line, i) => {
-      const row = rows[r + i];
-      if (!row) return;
-      line.split("\t").forEach((value, j) => {
-        const target = cell(row, c + j);
-        if (target) target.value = value.trim();
-      });
-      mark(row);
-    });
+    pasteRows(input, text);
     save();
   });
 

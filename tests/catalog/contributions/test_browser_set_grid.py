@@ -86,3 +86,43 @@ def test_a_collector_enters_twenty_cards_from_the_keyboard(live_server, browser,
     assert changeset.source == "my Basic Set binder"
     draft = browser.execute_script("return localStorage.getItem('cardlab-grid-draft:BS')")
     assert draft is None  # sent: the draft is gone
+
+
+def paste(browser, number: int, field: str, text: str) -> None:
+    cell = browser.find_element(
+        By.CSS_SELECTOR, f'tr[data-number="{number}"] input[data-field="{field}"]'
+    )
+    browser.execute_script(
+        "const data = new DataTransfer(); data.setData('text', arguments[1]);"
+        "arguments[0].dispatchEvent(new ClipboardEvent('paste',"
+        " {clipboardData: data, bubbles: true, cancelable: true}));",
+        cell,
+        text,
+    )
+
+
+def value(browser, number: int, field: str) -> str:
+    cell = browser.find_element(
+        By.CSS_SELECTOR, f'tr[data-number="{number}"] input[data-field="{field}"]'
+    )
+    return cell.get_attribute("value")
+
+
+def test_spreadsheet_cells_paste_by_header_or_from_the_cell(live_server, browser):
+    catalog_load()
+    get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
+    browser.get(live_server.url + "/accounts/login/?next=/sets/BS/grid/")
+    browser.find_element(By.NAME, "username").send_keys("alice")
+    browser.find_element(By.NAME, "password").send_keys("correct-horse-1", Keys.ENTER)
+    browser_wait(browser, 20).until(lambda b: b.find_elements(By.ID, "set-grid"))
+    before = value(browser, 1, "name")
+    # A header row names the fields; the number column says which rows.
+    paste(browser, 1, "name", "number\tname\tshoot\n30\tPasted Thirty\t8\n31\tPasted 31\t9\n")
+    assert value(browser, 1, "name") == before
+    assert (value(browser, 30, "name"), value(browser, 30, "shoot")) == ("Pasted Thirty", "8")
+    assert (value(browser, 31, "name"), value(browser, 31, "shoot")) == ("Pasted 31", "9")
+    # No header: from the cell pasted into, across and down.
+    paste(browser, 40, "name", "Forty\t四十\nForty-one\t四十一")
+    assert (value(browser, 40, "name"), value(browser, 40, "name_ja")) == ("Forty", "四十")
+    assert (value(browser, 41, "name"), value(browser, 41, "name_ja")) == ("Forty-one", "四十一")
+    assert browser.find_element(By.CSS_SELECTOR, "[data-changed-count]").text == "4"
