@@ -23,6 +23,8 @@ def log_in(browser, live_server):
     field.send_keys("alice")
     browser.find_element(By.NAME, "password").send_keys("correct-horse-1", Keys.ENTER)
     browser_wait(browser, 15).until(page_replaced(field))
+    signed_in = browser.find_elements(By.CSS_SELECTOR, "form[action='/accounts/logout/']")
+    assert signed_in, "not signed in: " + browser.find_element(By.TAG_NAME, "main").text[:500]
 
 
 @pytest.mark.parametrize("language", ["en", "ja"])
@@ -39,7 +41,11 @@ def test_the_phone_header_is_one_row_and_its_menu_opens(live_server, browser, la
         links = browser.find_element(By.CSS_SELECTOR, ".site-header .nav-links")
         assert not links.is_displayed(), path
     browser.find_element(By.CSS_SELECTOR, ".nav-menu > summary").click()
-    collection = browser.find_element(By.CSS_SELECTOR, ".nav-links a[href='/collection/']")
+    links = browser.find_element(By.CSS_SELECTOR, ".site-header .nav-links")
+    assert links.is_displayed(), browser.find_element(By.TAG_NAME, "header").text
+    found = browser.find_elements(By.CSS_SELECTOR, ".nav-links a[href='/collection/']")
+    assert found, "no collection link in the menu: " + links.text  # signed in, as above
+    collection = found[0]
     assert collection.is_displayed()
     collection.click()
     wait.until(page_replaced(collection))
