@@ -308,3 +308,14 @@ def test_behind_a_web_server_the_answer_names_the_file_in_a_header(
     assert response[header] == expected.format(name=pending_scan.large.name)
     refused = bob_client.get(pending_scan.large_url)
     assert refused.status_code == 404 and header not in refused
+
+
+def test_the_pixel_limit_is_refused_in_japanese_too(alice_client, settings):
+    settings.SCAN_MAX_PIXELS = 100_000
+    response = alice_client.post(
+        "/cards/propose/", {**FORM, "front": upload(jpeg())}, HTTP_ACCEPT_LANGUAGE="ja"
+    )
+    assert response.status_code == 400
+    assert (
+        "画像は 900×1260 ピクセルです。上限は 100,000 ピクセルです。" in response.content.decode()
+    )
