@@ -31,6 +31,15 @@ log = logging.getLogger(__name__)
 # Every scan's files live under this storage folder, one folder per scan token.
 SCAN_PREFIX = "scans"
 FORMATS = {"JPEG", "PNG", "WEBP"}
+# What Pillow raises for a file it cannot read (or one over its own decompression-bomb limit).
+UNREADABLE = (
+    UnidentifiedImageError,
+    OSError,
+    SyntaxError,
+    ValueError,
+    Image.DecompressionBombError,
+    Image.DecompressionBombWarning,
+)
 # Widths of the three renditions, largest first: each is made from the one before, so only the
 # first resize reads the whole upload (the aspect ratio of the upload is kept).
 SIZES = {"large": 745, "normal": 488, "thumbnail": 146}
@@ -61,14 +70,7 @@ def scan_probe(upload) -> str:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             probe = Image.open(upload)  # reads the header only
             fmt, width, height = probe.format, probe.width, probe.height
-    except (
-        UnidentifiedImageError,
-        OSError,
-        SyntaxError,
-        ValueError,
-        Image.DecompressionBombError,
-        Image.DecompressionBombWarning,
-    ):
+    except UNREADABLE:
         raise _unreadable() from None
     finally:
         upload.seek(0)
@@ -93,14 +95,7 @@ def scan_decode(data: bytes) -> Image.Image:
             Image.open(io.BytesIO(data)).verify()
             image = Image.open(io.BytesIO(data))
             image.load()
-    except (
-        UnidentifiedImageError,
-        OSError,
-        SyntaxError,
-        ValueError,
-        Image.DecompressionBombError,
-        Image.DecompressionBombWarning,
-    ):
+    except UNREADABLE:
         raise _unreadable() from None
     return ImageOps.exif_transpose(image)
 
