@@ -21,7 +21,8 @@ def field_label(name: str) -> str:
     return str(label) if label else name
 
 
-def _kind(value: str) -> str:
+def kind_said(value: str) -> str:
+    """Return a card kind in words ("player", "フィールドプレーヤー"); an unknown one as it is."""
     words = {"player": _("player"), "goalkeeper": _("goalkeeper"), "event": _("event")}
     return words.get(str(value).lower(), str(value))
 
@@ -34,7 +35,7 @@ def value_said(name: str, value, *, teams: dict[str, Team] | None = None) -> str
     if value is None or value == "":
         return NOTHING
     if name == "kind":
-        return _kind(value)
+        return kind_said(value)
     if name == "team":
         if teams is None:
             team = Team.objects.filter(code=value).first()

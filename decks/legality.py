@@ -10,6 +10,7 @@ from dataclasses import replace
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from catalog.card_words import kind_said
 from catalog.models import Card as CatalogCard
 from decks.content import DeckContent
 from play.engine.cards import Card
@@ -39,12 +40,6 @@ def content_problems(content: DeckContent, cards: Mapping[str, CatalogCard]) -> 
         pk_goalkeeper=engine.get(content.pk_goalkeeper) if content.pk_goalkeeper else None,
     )
     return [replace(p, message=problem_message(p)) for p in problems]
-
-
-def _kind(kind: str) -> str:
-    return {"player": _("player"), "goalkeeper": _("goalkeeper"), "event": _("event")}.get(
-        kind, kind
-    )
 
 
 def problem_message(problem: Problem) -> str:
@@ -82,7 +77,10 @@ def problem_message(problem: Problem) -> str:
     if problem.key == "goalkeeper_missing":
         return _("No goalkeeper is given; each side brings exactly 1.")
     if problem.key == "goalkeeper_kind":
-        return _("%(card)s is a %(kind)s card, not a goalkeeper.") % {**p, "kind": _kind(p["kind"])}
+        return _("%(card)s is a %(kind)s card, not a goalkeeper.") % {
+            **p,
+            "kind": kind_said(p["kind"]),
+        }
     if problem.key == "bench_size":
         return (
             ngettext(
@@ -95,7 +93,7 @@ def problem_message(problem: Problem) -> str:
     if problem.key == "pk_goalkeeper_kind":
         return _("The PK goalkeeper %(card)s is a %(kind)s card, not a goalkeeper.") % {
             **p,
-            "kind": _kind(p["kind"]),
+            "kind": kind_said(p["kind"]),
         }
     if problem.key == "pk_goalkeeper_bench":
         return _("The PK goalkeeper %(card)s is not among the bench cards.") % p
