@@ -11,12 +11,10 @@ Wilson intervals and sample sizes, and a caution where either sample is small.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
-from play.engine.match import DeckPair, SideDeck
-from play.engine.options import Options
-from play.engine.runner import play_match
+from play.engine.match import SideDeck
+from play.simulations.core import play_matches
 from play.stats import wilson_interval
 
 COUNTS = ("drawn", "played_in", "plays", "scored", "stopped", "wins_drawn")
@@ -55,22 +53,11 @@ def match_counts(log: dict) -> tuple[dict[str, Counter], bool]:
 
 def run_chunk(*, side_a: SideDeck, side_b: SideDeck, params: dict, runs: int, seed: int) -> dict:
     """Play `runs` logged matches (the seeds `run_matches` would play) and return the counts."""
-    rng = random.Random(seed)
-    options = Options(**params.get("options", {}))
-    decks = DeckPair(side_a, side_b)
     totals = {name: Counter() for name in COUNTS}
     wins = 0
-    for _ in range(runs):
-        outcome = play_match(
-            side_a,
-            side_b,
-            policy_a=params.get("policy_a", "greedy"),
-            policy_b=params.get("policy_b", "greedy"),
-            seed=rng.getrandbits(63),
-            options=options,
-            log=True,
-            decks=decks,
-        )
+    for outcome in play_matches(
+        side_a=side_a, side_b=side_b, params=params, runs=runs, seed=seed, log=lambda n: True
+    ):
         counts, won = match_counts(outcome.log)
         wins += won
         for name in COUNTS:

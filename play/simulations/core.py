@@ -70,26 +70,42 @@ def counter(values) -> dict[str, int]:
     return {str(k): v for k, v in sorted(Counter(values).items())}
 
 
-def run_matches(
-    *, side_a: SideDeck, side_b: SideDeck, params: dict, runs: int, seed: int, keep_logs: int = 0
-) -> tuple[dict, list[dict]]:
-    """Play `runs` matches; return (their aggregated result, up to `keep_logs` match logs)."""
+def play_matches(
+    *, side_a: SideDeck, side_b: SideDeck, params: dict, runs: int, seed: int, log=lambda n: False
+):
+    """Yield the outcomes of `runs` matches of a chunk, each from the chunk seed's next draw,
+    with the log on where `log(number)` says so. Every kind that plays a chunk's matches plays
+    these, so two kinds given one seed play the same matches (the card report relies on it)."""
     rng = random.Random(seed)
     options = Options(**params.get("options", {}))
-    agg = _MatchAggregate()
-    logs = []
     decks = DeckPair(side_a, side_b)  # checked and laid out once for the chunk
     for number in range(runs):
-        outcome = play_match(
+        yield play_match(
             side_a,
             side_b,
             policy_a=params.get("policy_a", "greedy"),
             policy_b=params.get("policy_b", "greedy"),
             seed=rng.getrandbits(63),
             options=options,
-            log=number < keep_logs,
+            log=log(number),
             decks=decks,
         )
+
+
+def run_matches(
+    *, side_a: SideDeck, side_b: SideDeck, params: dict, runs: int, seed: int, keep_logs: int = 0
+) -> tuple[dict, list[dict]]:
+    """Play `runs` matches; return (their aggregated result, up to `keep_logs` match logs)."""
+    agg = _MatchAggregate()
+    logs = []
+    for outcome in play_matches(
+        side_a=side_a,
+        side_b=side_b,
+        params=params,
+        runs=runs,
+        seed=seed,
+        log=lambda number: number < keep_logs,
+    ):
         if outcome.log is not None:
             logs.append(outcome.log)
         agg.add(outcome)
