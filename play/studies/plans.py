@@ -222,12 +222,17 @@ def run_cell_chunk(*, cell: dict, seeds: list[int], keep_logs: int = 0):
     return result, logs
 
 
-def cell_units(results: list[dict]) -> list[tuple[float, ...]]:
-    """Return a cell's units from its chunk results (merged by union, in seed order)."""
+def cell_units_by_seed(results: list[dict]) -> dict[str, list]:
+    """Return a cell's units by deal seed, from its chunk results (merged by union)."""
     merged: dict[str, list] = {}
     for result in results:
         merged.update(result.get("units", {}))
-    return matchups.units_of({"units": merged})
+    return merged
+
+
+def cell_units(results: list[dict]) -> list[tuple[float, ...]]:
+    """Return a cell's units from its chunk results, in seed order."""
+    return matchups.units_of({"units": cell_units_by_seed(results)})
 
 
 def _games(units) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 
-from play.studies.plans import difference_column
+from play.studies.plans import cell_units_by_seed, difference_column
 from play.touchdown import matchups, report
 
 FORMATS = {"csv": "text/csv", "md": "text/markdown", "deals.csv": "text/csv"}
@@ -42,9 +42,7 @@ def deals_csv(cells: list[dict], by_cell: dict) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["cell", "values", "team_a", "team_b", "seed", *matchups.COLUMNS])
     for index, cell in enumerate(cells):
-        merged: dict[str, list] = {}
-        for result in by_cell.get(index, []):
-            merged.update(result.get("units", {}))
+        merged = cell_units_by_seed(by_cell.get(index, []))
         values = " ".join(f"{k}={v}" for k, v in (cell.get("values") or {}).items())
         for seed in sorted(merged, key=int):
             unit = list(merged[seed]) + [""] * (len(matchups.COLUMNS) - len(merged[seed]))
