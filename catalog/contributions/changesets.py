@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -24,6 +23,7 @@ from catalog.contributions.services import (
     ProposalError,
     check_reviewer,
     clean_text,
+    lock_user,
     proposal_check,
 )
 from catalog.importer import UNSOURCED_FIELDS, ImportFileError, RowProblem, apply_rows, read_csv
@@ -88,7 +88,7 @@ def _card_named(raw: dict) -> str:
 
 
 def _lock_user_and_check_limit(user) -> None:
-    get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
+    lock_user(user)
     since = timezone.now() - timedelta(days=1)
     sent = Changeset.objects.filter(proposer=user, created_at__gte=since).count()
     if sent >= settings.CHANGESETS_PER_DAY:

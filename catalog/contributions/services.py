@@ -50,10 +50,15 @@ def proposal_check(data: dict) -> dict:
     return row
 
 
-def _lock_user_and_check_limit(user) -> None:
-    # The user row lock serialises one user's concurrent proposals and edits, so the count
-    # cannot race. An edit is checked and its scans decoded again: it counts as a proposal.
+def lock_user(user) -> None:
+    """Lock the user's row for this transaction: it serialises one user's concurrent sends,
+    so a daily count read after it cannot race."""
     get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
+
+
+def _lock_user_and_check_limit(user) -> None:
+    # An edit is checked and its scans decoded again: it counts as a proposal.
+    lock_user(user)
     since = timezone.now() - timedelta(days=1)
     # Cards sent in a changeset count against its own limit (catalog.contributions.changesets).
     sent = CardProposal.objects.filter(
