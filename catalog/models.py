@@ -498,3 +498,187 @@ class CardScan(models.Model):
     @property
     def large_url(self) -> str:
         return self.url("large")
+
+
+class CardNoteProposal(models.Model):
+    """A contributor's erratum or ruling for one card, reviewed by an editor as a card
+    proposal is (catalog.contributions.notes): a version carried by the review, a reason for a
+    refusal, edits counted against the daily limit. Accepting it makes an Erratum or a Ruling.
+
+    An erratum has `printed_text` (as printed) and `current_text` (as it now reads); a ruling
+    has `text` and `ruling_date`. The other kind's fields stay empty (the constraints say so).
+    """
+
+    class Kind(models.TextChoices):
+        ERRATUM = "erratum", _("Erratum")
+        RULING = "ruling", _("Ruling")
+
+    Status = CardProposal.Status
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="note_proposals")
+    proposer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="note_proposals"
+    )
+    printed_text = models.TextField(_("printed text"), blank=True, max_length=2000)
+    current_text = models.TextField(_("current text"), blank=True, max_length=2000)
+    text = models.TextField(_("ruling"), blank=True, max_length=2000)
+    ruling_date = models.DateField(_("date of the ruling"), null=True, blank=True)
+    source = models.CharField(_("source"), max_length=200)
+    note = models.TextField(_("note"), blank=True, max_length=2000)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reviewed_note_proposals",
+    )
+    reason = models.TextField(_("reason"), blank=True, max_length=2000)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    # As CardProposal.version: a review names the version its editor saw.
+    version = models.PositiveIntegerField(default=1, editable=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=["erratum", "ruling"]), name="note_known_kind"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "accepted", "rejected", "changes"]),
+                name="note_known_status",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status__in=["rejected", "changes"]) | ~Q(reason=""),
+                name="note_refusal_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="pending") | Q(reviewed_at__isnull=False),
+                name="note_review_has_time",
+            ),
+            models.CheckConstraint(condition=~Q(source=""), name="note_has_source"),
+            models.CheckConstraint(
+                condition=(
+                    Q(kind="erratum")
+                    & ~Q(printed_text="")
+                    & ~Q(current_text="")
+                    & Q(text="")
+                    & Q(ruling_date__isnull=True)
+                )
+                | (
+                    Q(kind="ruling")
+                    & ~Q(text="")
+                    & Q(ruling_date__isnull=False)
+                    & Q(printed_text="")
+                    & Q(current_text="")
+                ),
+                name="note_fields_of_its_kind",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "kind"], name="note_status_kind")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.card_id} by {self.proposer} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:note-detail", args=[self.pk])
+
+    def fields(self) -> dict:
+        """Return the proposed fields of its kind, as sent (a date as YYYY-MM-DD)."""
+        if self.kind == self.Kind.ERRATUM:
+            return {"printed_text": self.printed_text, "current_text": self.current_text}
+        return {
+            "text": self.text,
+            "ruling_date": self.ruling_date.isoformat() if self.ruling_date else "",
+        }
+
+
+class CardNoteEdit(models.Model):
+    """One time a proposer changed their erratum or ruling proposal (as ProposalEdit: it counts
+    against the daily limit, and keeps the proposal as it was for a stale review's answer)."""
+
+    proposal = models.ForeignKey(CardNoteProposal, on_delete=models.CASCADE, related_name="edits")
+    editor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    # {"version", "fields", "source", "note"} as the edit found them.
+    previous = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["editor", "created_at"], name="note_edit_editor_time")]
+
+    def __str__(self) -> str:
+        return f"{self.proposal_id} edited by {self.editor_id}"
+
+
+class Erratum(models.Model):
+    """An accepted erratum: the card's text as printed, as it now reads, and the source."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="errata")
+    printed_text = models.TextField(max_length=2000)
+    current_text = models.TextField(max_length=2000)
+    source = models.CharField(max_length=200)
+    # Provenance, as a CardRevision's: the proposal, who sent it and who accepted it.
+    proposal = models.OneToOneField(
+        CardNoteProposal,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="erratum",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["card", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(printed_text="") & ~Q(current_text="") & ~Q(source=""),
+                name="erratum_texts_and_source",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"erratum {self.pk} of {self.card_id}"
+
+
+class Ruling(models.Model):
+    """An accepted ruling on a card: its text, the date it was given, and the source."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="rulings")
+    text = models.TextField(max_length=2000)
+    ruling_date = models.DateField()
+    source = models.CharField(max_length=200)
+    proposal = models.OneToOneField(
+        CardNoteProposal,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="ruling",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["card", "ruling_date", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(text="") & ~Q(source=""), name="ruling_text_and_source"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"ruling {self.pk} of {self.card_id} ({self.ruling_date})"
