@@ -452,3 +452,75 @@ def test_the_note_form_names_its_fields_in_japanese(alice_client):
     page = response.content.decode()
     assert response.status_code == 400
     assert "裁定の日付" in page and "YYYY-MM-DD" in page
+
+
+# --- the hostile-input and permission audits over the new paths -----------------------------
+
+
+def _note_paths(pk: int) -> list[str]:
+    return [
+        f"/cards/{CARD}/notes/propose/?kind=erratum",
+        f"/cards/{CARD}/notes/propose/?kind=ruling",
+        f"/notes/{pk}/",
+        f"/notes/{pk}/edit/",
+        f"/notes/{pk}/review/",
+    ]
+
+
+def test_who_may_do_what_on_every_note_path(anon_client, alice, bob_client, editor, card):
+    proposal = note_create(proposer=alice, card=card, kind="erratum", data=ERRATUM)
+    alice_client = Client()
+    alice_client.force_login(alice)
+    editor_client = Client()
+    editor_client.force_login(editor)
+    before = saved_rows()
+    for path in _note_paths(proposal.pk):
+        for method in ("get", "post"):
+            response = getattr(anon_client, method)(path)
+            assert response.status_code in (302, 405), (method, path)
+            if response.status_code == 302:
+                assert "/login" in response["Location"], (method, path)
+    expected = {  # (GET, POST with an empty body) by who asks
+        "bob": {"detail": (404, 405), "edit": (404, 404), "review": (405, 404)},
+        "alice": {"detail": (200, 405), "edit": (200, 400), "review": (405, 403)},
+        "editor": {"detail": (200, 405), "edit": (404, 404), "review": (405, 400)},
+    }
+    for who, client in (("bob", bob_client), ("alice", alice_client), ("editor", editor_client)):
+        for name, path in zip(
+            ("detail", "edit", "review"), _note_paths(proposal.pk)[2:], strict=True
+        ):
+            got = (client.get(path).status_code, client.post(path, {}).status_code)
+            assert got == expected[who][name], (who, path, got)
+    assert saved_rows() == before
+
+
+def test_hostile_bodies_on_the_note_paths_are_never_a_5xx_nor_a_write(alice, editor, card):
+    from tests.test_hostile_input import FORM_BODY, FORM_NUL, JSON_BODIES, OVERSIZED
+
+    proposal = note_create(proposer=alice, card=card, kind="ruling", data=RULING)
+    clients = []
+    for user in (alice, editor):
+        client = Client(raise_request_exception=False)
+        client.force_login(user)
+        clients.append(client)
+    hostile = {**FORM_BODY, "kind": "ruling", "ruling_date": "9" * 5000, "version": "9" * 5000}
+    before = saved_rows()
+    for client in clients:
+        for path in _note_paths(proposal.pk):
+            answers = [
+                client.post(path, hostile),
+                client.post(path, FORM_NUL),
+                client.post(path, {**RULING, "text": "a\x00b", "kind": "ruling"}),
+                client.post(path, OVERSIZED, content_type="application/x-www-form-urlencoded"),
+                *(
+                    client.post(path, body, content_type="application/json")
+                    for body in JSON_BODIES.values()
+                ),
+            ]
+            assert all(a.status_code < 500 for a in answers), (
+                path,
+                [a.status_code for a in answers],
+            )
+    assert saved_rows() == before
+    proposal.refresh_from_db()
+    assert (proposal.status, proposal.version) == ("pending", 1)
