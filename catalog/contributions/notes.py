@@ -15,7 +15,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from catalog.cache import catalog_bump
 from catalog.contributions.services import (
     ProposalChanged,
     ProposalError,
@@ -243,7 +242,8 @@ def note_accept(
         locked.reviewer = reviewer
         locked.reviewed_at = timezone.now()
         locked.save()
-        catalog_bump()  # `has:errata` / `has:ruling` answers and cached API pages change
+    # The new Erratum or Ruling bumped the catalog version (catalog.cache.connect_signals), so
+    # cached `has:errata` / `has:ruling` pages and open-data files are stale at once.
     return made
 
 

@@ -524,3 +524,37 @@ def test_hostile_bodies_on_the_note_paths_are_never_a_5xx_nor_a_write(alice, edi
     assert saved_rows() == before
     proposal.refresh_from_db()
     assert (proposal.status, proposal.version) == ("pending", 1)
+
+
+def test_a_deleted_erratum_leaves_cached_searches_at_once(client, alice, editor, card):
+    erratum = note_accept(
+        proposal=note_create(proposer=alice, card=card, kind="erratum", data=ERRATUM),
+        reviewer=editor,
+    )
+    assert client.get("/api/cards/", {"q": "has:errata"}).json()["count"] == 1
+    assert client.get("/api/cards/", {"q": "has:errata"}).json()["count"] == 1  # from cache
+    erratum.delete()  # as the admin does
+    assert client.get("/api/cards/", {"q": "has:errata"}).json()["count"] == 0
+
+
+def test_the_admin_shows_notes_read_only(alice, editor, card):
+    erratum = note_accept(
+        proposal=note_create(proposer=alice, card=card, kind="erratum", data=ERRATUM),
+        reviewer=editor,
+    )
+    staff = get_user_model().objects.create_superuser("root", "root@example.com", "x-y-z-1")
+    client = Client()
+    client.force_login(staff)
+    for path in (
+        "/admin/catalog/erratum/",
+        "/admin/catalog/ruling/",
+        "/admin/catalog/cardnoteproposal/",
+        f"/admin/catalog/erratum/{erratum.pk}/change/",
+    ):
+        assert client.get(path).status_code == 200, path
+    response = client.post(
+        f"/admin/catalog/erratum/{erratum.pk}/change/", {"current_text": "changed"}
+    )
+    assert response.status_code == 403
+    erratum.refresh_from_db()
+    assert erratum.current_text == "Draw 1 card."
