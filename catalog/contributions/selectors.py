@@ -81,6 +81,11 @@ def proposals_of(user):
     return CardProposal.objects.filter(proposer=user).select_related("reviewer", "card_set")
 
 
+def notes_of(user):
+    """Return a user's proposed errata and rulings, newest first."""
+    return CardNoteProposal.objects.filter(proposer=user).select_related("reviewer")
+
+
 def proposals_beside(proposal: CardProposal):
     """Return the other pending proposals for the same set number."""
     return (

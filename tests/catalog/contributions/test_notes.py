@@ -558,3 +558,16 @@ def test_the_admin_shows_notes_read_only(alice, editor, card):
     assert response.status_code == 403
     erratum.refresh_from_db()
     assert erratum.current_text == "Draw 1 card."
+
+
+def test_the_proposer_sees_their_notes_and_the_reasons_on_their_profile(
+    alice, alice_client, bob_client, editor, card
+):
+    proposal = note_create(proposer=alice, card=card, kind="ruling", data=RULING)
+    note_refuse(proposal=proposal, reviewer=editor, reason="Which judge?", status="changes")
+    page = alice_client.get("/users/alice/").content.decode()
+    assert 'id="my-notes"' in page and "Which judge?" in page
+    assert proposal.get_absolute_url() in page
+    assert "Which judge?" not in bob_client.get("/users/alice/").content.decode()
+    ja = alice_client.get("/users/alice/", HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "自分のエラッタと裁定" in ja and "裁定" in ja
