@@ -313,6 +313,7 @@ def test_errata_and_rulings_pages_in_japanese_have_no_english_ui_text(ja_client,
         "/cards/BS-012/",
         "/cards/BS-012/notes/propose/?kind=erratum",
         "/cards/BS-012/notes/propose/?kind=ruling",
+        "/cards/BS-014/notes/propose/",  # a sample: the page says why there is no form
         pending.get_absolute_url(),
     ):
         page = ja_client.get(path)

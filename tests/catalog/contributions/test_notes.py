@@ -376,6 +376,13 @@ def test_a_sample_card_takes_no_errata_and_its_page_offers_none(alice, client):
     assert caught.value.problems[0].field == "card"
     assert saved_rows() == (0, 0, 0, 0)
     assert 'id="errata"' not in client.get("/cards/BS-014/").content.decode()
+    alice_client = Client()
+    alice_client.force_login(alice)
+    page = alice_client.get("/cards/BS-014/notes/propose/").content.decode()
+    assert 'id="sample-card"' in page and 'id="note-form"' not in page
+    response = alice_client.post("/cards/BS-014/notes/propose/", {**ERRATUM, "kind": "erratum"})
+    assert response.status_code == 400 and "generated sample" in response.content.decode()
+    assert saved_rows() == (0, 0, 0, 0)
 
 
 def test_a_ruling_of_tomorrow_is_refused(alice, card):
