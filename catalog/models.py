@@ -275,9 +275,16 @@ class Changeset(models.Model):
     proposer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="changesets"
     )
-    card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="changesets")
+    # None for an open-data import, which may hold several sets' cards (`origin` names them).
+    card_set = models.ForeignKey(
+        CardSet, on_delete=models.PROTECT, related_name="changesets", null=True, blank=True
+    )
     source = models.CharField(_("source"), max_length=200)
     note = models.TextField(_("note"), blank=True, max_length=2000)
+    # An import of another instance's open-data export (catalog/opendata_import.py): the source
+    # instance, its licence, the export's format version and checksums, and every card of the
+    # export marked new, same, different or kept. None for a changeset a person typed.
+    origin = models.JSONField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     version = models.PositiveIntegerField(default=1, editable=False)
     reviewer = models.ForeignKey(
@@ -299,7 +306,7 @@ class Changeset(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"changeset {self.pk} ({self.card_set_id})"
+        return f"changeset {self.pk} ({self.card_set_id or 'open data'})"
 
     def get_absolute_url(self) -> str:
         return reverse("catalog:changeset-detail", args=[self.pk])
@@ -346,6 +353,9 @@ class CardProposal(models.Model):
     changeset = models.ForeignKey(
         Changeset, on_delete=models.CASCADE, null=True, blank=True, related_name="proposals"
     )
+    # A card of an open-data import: the export's whole card row (status and source included),
+    # its provenance there, and its mark ("new" or "different") with the field difference.
+    origin = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -428,6 +438,10 @@ class CardRevision(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     source = models.CharField(max_length=200, blank=True)
     data = models.JSONField()
+    # A revision applied from another instance's open-data export: the source instance, licence,
+    # export version and checksum, the changeset, and (for a card's history carried over) who
+    # proposed and accepted it there and when. None for a revision made here.
+    origin = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["card", "-number"]

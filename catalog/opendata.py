@@ -61,15 +61,19 @@ def _provenance(card_ids: list[str]) -> dict[str, list[dict]]:
     )
     found: dict[str, list[dict]] = {}
     for revision in revisions:
-        found.setdefault(revision.card_id, []).append(
-            {
-                "revision": revision.number,
-                "source": revision.source,
-                "proposed_by": revision.proposed_by.username if revision.proposed_by else None,
-                "accepted_by": revision.accepted_by.username if revision.accepted_by else None,
-                "accepted_at": revision.created_at.isoformat(timespec="seconds"),
-            }
-        )
+        entry = {
+            "revision": revision.number,
+            "source": revision.source,
+            "proposed_by": revision.proposed_by.username if revision.proposed_by else None,
+            "accepted_by": revision.accepted_by.username if revision.accepted_by else None,
+            "accepted_at": revision.created_at.isoformat(timespec="seconds"),
+        }
+        there = revision.origin or {}
+        if "accepted_at" in there:
+            # A revision carried over from another instance's export (catalog/opendata_import):
+            # who proposed and accepted it there, and when, as that export said.
+            entry.update({key: there[key] for key in ("proposed_by", "accepted_by", "accepted_at")})
+        found.setdefault(revision.card_id, []).append(entry)
     return found
 
 
