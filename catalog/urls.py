@@ -10,6 +10,7 @@ urlpatterns = [
     path("cards/", views.search, name="search"),
     path("cards/bulk.json", views.bulk_data, name="bulk-data"),
     path("data/", views.open_data, name="open-data"),
+    path("data/import/", contrib_views.open_data_import, name="open-data-import"),
     path("data/<path:name>", views.open_data_file, name="open-data-file"),
     path("cards/<str:card_id>/face.svg", views.card_face, name="card-face"),
     path("cards/propose/", contrib_views.propose, name="propose"),

@@ -18,6 +18,7 @@ from catalog.card_words import field_label
 from catalog.contributions import changesets, notes
 from catalog.contributions import selectors as selectors
 from catalog.contributions.forms import NoteForm, ProposalForm, ReviewForm
+from catalog.contributions.open_data import import_changeset
 from catalog.contributions.services import (
     ProposalChanged,
     ProposalError,
@@ -31,6 +32,7 @@ from catalog.contributions.services import (
 )
 from catalog.importer import RowProblem, card_row
 from catalog.models import Card, CardNoteProposal, CardProposal, CardScan, CardSet, Changeset
+from catalog.opendata_import import ExportRejected, files_from_upload, read_export
 from catalog.scans import SCAN_PREFIX
 
 
@@ -590,4 +592,69 @@ def note_edit(request, pk):
         "catalog/note_propose.html",
         {"form": form, "card": proposal.card, "kind": proposal.kind, "proposal": proposal},
         status=400 if request.method == "POST" else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def open_data_import(request):
+    """An editor uploads another instance's open-data export (a set's .json or a .zip of its
+    /data/ files); it becomes one changeset for review, never applied directly. Anyone else is
+    refused (403), a GET as well as a POST."""
+    if not is_editor(request.user):
+        raise PermissionDenied
+    values = {"instance": "", "note": ""}
+    problems: list[str] = []
+    status = 200
+    if request.method == "POST":
+        values = {name: request.POST.get(name, "") for name in values}
+        upload = request.FILES.get("export")
+        limit = settings.OPEN_DATA_IMPORT_MAX_BYTES
+        try:
+            if upload is None:
+                raise ProposalError([RowProblem(0, "export", _("choose the export's file"))])
+            if upload.size > limit:
+                raise ProposalError(
+                    [
+                        RowProblem(
+                            0,
+                            "export",
+                            _("is %(size)s bytes (at most %(limit)s)")
+                            % {"size": f"{upload.size:,}", "limit": f"{limit:,}"},
+                        )
+                    ]
+                )
+            name = (upload.name or "export.json").replace("\x00", "")[-100:]
+            export = read_export(files_from_upload(name, upload.read(limit + 1)))
+            changeset = import_changeset(
+                proposer=request.user,
+                export=export,
+                instance=values["instance"],
+                note=values["note"],
+            )
+        except ExportRejected as exc:
+            problems, status = exc.messages(), 400
+        except ProposalError as exc:
+            problems = [str(p).removeprefix("file, ").removeprefix("file: ") for p in exc.problems]
+            status = 400
+        else:
+            counts = export.counts()
+            messages.success(
+                request,
+                _(
+                    "The export is one changeset for review: %(new)s new, %(different)s "
+                    "different, %(same)s the same, %(kept)s samples kept. Nothing was applied."
+                )
+                % counts,
+            )
+            return redirect(changeset)
+    return render(
+        request,
+        "catalog/open_data_import.html",
+        {
+            "values": values,
+            "problems": problems,
+            "max_cards": settings.OPEN_DATA_IMPORT_MAX_CARDS,
+            "max_bytes": settings.OPEN_DATA_IMPORT_MAX_BYTES,
+        },
+        status=status,
     )

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('catalog', '0005_changesets'),
+        ('catalog', '0006_errata_rulings'),
     ]
 
     operations = [

@@ -362,3 +362,72 @@ def test_a_zip_of_the_data_folder_is_one_changeset(editor, alice, tmp_path):
     changeset = Changeset.objects.get(origin__isnull=False)
     assert list(changeset.proposals.values_list("card_id", flat=True)) == ["BS-012"]
     assert changeset.proposals.get().origin["mark"] == "new"
+
+
+# The upload page ---------------------------------------------------------------------------------
+
+
+def test_only_editors_may_import_a_post_from_anyone_else_is_403(alice_client, anon_client):
+    upload = io.BytesIO(hand_bytes())
+    upload.name = "BS.json"
+    for client in (alice_client, anon_client):
+        assert client.get("/data/import/").status_code == 403
+        answer = client.post("/data/import/", {"export": upload, "instance": "x"})
+        assert answer.status_code == 403
+    assert not Changeset.objects.exists()
+
+
+def test_an_editor_uploads_an_export_reviews_it_and_it_applies(editor_client, editor):
+    assert 'href="/data/import/"' in editor_client.get("/data/").content.decode()
+    upload = io.BytesIO(hand_bytes())
+    upload.name = "BS.json"
+    answer = editor_client.post("/data/import/", {"export": upload, "instance": "hand.example"})
+    changeset = Changeset.objects.get()
+    assert answer.status_code == 302 and answer["Location"] == changeset.get_absolute_url()
+    assert Card.objects.get(id="BS-007").is_sample
+    reviewer = Client()
+    reviewer.force_login(make_editor("rita"))
+    page = reviewer.get(changeset.get_absolute_url()).content.decode()
+    assert 'id="changeset-origin"' in page and "CC-BY-SA-4.0" in page and "hand.example" in page
+    assert 'data-mark="different"' in page
+    [proposal] = changeset.proposals.all()
+    form = {"version": "1", f"action-{proposal.pk}": "accept"}
+    assert reviewer.post(f"/changesets/{changeset.pk}/review/", form).status_code == 302
+    assert Card.objects.get(id="BS-007").name == "Hand Written"
+    assert CardRevision.objects.get(card_id="BS-007", number=2).origin["instance"] == "hand.example"
+
+
+def test_a_bad_upload_says_why_in_english_and_japanese_and_saves_nothing(editor_client):
+    upload = io.BytesIO(hand_bytes(version=2))
+    upload.name = "BS.json"
+    answer = editor_client.post("/data/import/", {"export": upload, "instance": "x"})
+    assert answer.status_code == 400
+    assert "BS.json · version: version 2 is newer than this site reads" in answer.content.decode()
+    upload = io.BytesIO(json.dumps(checksummed(BY_HAND), ensure_ascii=False).encode("shift_jis"))
+    upload.name = "BS.json"
+    editor_client.cookies["django_language"] = "ja"
+    answer = editor_client.post("/data/import/", {"export": upload, "instance": "x"})
+    text = answer.content.decode()
+    assert answer.status_code == 400 and "UTF-8" in text and "Shift-JIS" in text
+    assert "is not UTF-8 text" not in text and "何も保存されていません" in text
+    assert not Changeset.objects.exists()
+
+
+def test_the_import_pages_speak_japanese(editor_client):
+    from tests.test_japanese_pages import _data_words, english_in
+
+    editor_client.cookies["django_language"] = "ja"
+    page = editor_client.get("/data/import/").content.decode()
+    assert english_in(page, _data_words()) == []
+    upload = io.BytesIO(hand_bytes())
+    upload.name = "BS.json"
+    editor_client.post("/data/import/", {"export": upload, "instance": "hand.example"})
+    changeset = Changeset.objects.get()
+    reviewer = Client()
+    reviewer.force_login(make_editor("rita"))
+    reviewer.cookies["django_language"] = "ja"
+    page = reviewer.get(changeset.get_absolute_url()).content.decode()
+    data = _data_words() | {"Hand Written", "手書き", "てがき", "hand.example", "CC-BY-SA-4.0"}
+    assert 'id="changeset-origin"' in page and english_in(page, data) == []
+    queue = reviewer.get("/review/").content.decode()
+    assert english_in(queue, _data_words()) == []

@@ -33,11 +33,11 @@ class Command(CheckedCommand):
         parser.add_argument("--note", default="", help="a note for the reviewer")
 
     def handle(self, *args, **options):
-        user = self._user(options["username"].strip())
         path = Path(options["path"])
         instance = options["instance"].strip() or f"file {path.name}"
         try:
             export = read_export(files_from_path(path))
+            user = self._user(options["username"].strip())
             changeset = import_changeset(
                 proposer=user, export=export, instance=instance, note=options["note"]
             )
