@@ -17,6 +17,7 @@ import io
 import json
 import zipfile
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 
@@ -27,7 +28,7 @@ from django.utils.translation import gettext as _
 from cardsite.web.json_limits import JSONLimitError, loads_bounded
 from catalog import opendata
 from catalog.card_format import FILE_FIELDS
-from catalog.importer import CardRules, card_row, validate_card
+from catalog.importer import CONTROL_CHARS, CardRules, card_row, validate_card
 from catalog.models import Card, CardRevision
 
 MAX_PROBLEMS = 100  # a broken file of 10,000 cards names its first problems, then a count
@@ -218,13 +219,15 @@ def _files_from_zip(name: str, raw: bytes) -> dict[str, bytes]:
         index = next((m for m in members if m.filename.rsplit("/", 1)[-1] == "index.json"), None)
         prefix = index.filename[: -len("index.json")] if index else ""
         files = {}
+        read = 0
         for member in members:
             inner = member.filename.removeprefix(prefix)
             if inner == "index.json" or _SET_FILE(inner):
                 with archive.open(member) as fh:
-                    data = fh.read(_limit() + 1)
-                if len(data) > _limit():
-                    raise _too_big(f"{name}/{inner}", len(data))
+                    data = fh.read(_limit() - read + 1)  # a member's stated size may lie
+                read += len(data)
+                if read > _limit():
+                    raise _too_big(name, read)
                 files[inner] = data
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError) as exc:
         raise ExportRejected(
@@ -447,6 +450,7 @@ def _check_cards(name: str, document: dict, rules: CardRules) -> list[ExportProb
         seen.add(row["id"])
         _row, found = validate_card(raw, rules=rules)
         problems += [ExportProblem(name, label, p.field, p.message) for p in found]
+        problems += _check_provenance(name, label, row["provenance"])
         numbers = [entry["revision"] for entry in row["provenance"]]
         if numbers != sorted(set(numbers)):
             problems.append(
@@ -460,6 +464,64 @@ def _check_cards(name: str, document: dict, rules: CardRules) -> list[ExportProb
                     "revision",
                     _("is %(r)s but the provenance's last revision is %(last)s")
                     % {"r": row["revision"], "last": numbers[-1] if numbers else 0},
+                )
+            )
+    return problems
+
+
+MAX_REVISION = 1_000_000
+NAME_LIMIT = 150  # a user name, as Django's
+SOURCE_LIMIT = 200  # a revision's source, as CardRevision.source
+
+
+def _check_provenance(name: str, label: str, history: list[dict]) -> list[ExportProblem]:
+    """Check what the schema leaves open in a card's revisions: bounds the database keeps, no
+    control characters, and a time with its offset (RFC 3339)."""
+    problems = []
+    for place, entry in enumerate(history, start=1):
+        field_of = f"provenance[{place}]"
+        if entry["revision"] > MAX_REVISION:
+            problems.append(
+                ExportProblem(
+                    name,
+                    label,
+                    f"{field_of}.revision",
+                    _("%(value)s is above %(high)s")
+                    % {"value": _shown(entry["revision"]), "high": f"{MAX_REVISION:,}"},
+                )
+            )
+        for key, limit in (
+            ("source", SOURCE_LIMIT),
+            ("proposed_by", NAME_LIMIT),
+            ("accepted_by", NAME_LIMIT),
+        ):
+            value = entry[key] or ""
+            if len(value) > limit:
+                problems.append(
+                    ExportProblem(
+                        name,
+                        label,
+                        f"{field_of}.{key}",
+                        _("is %(n)s characters long (from %(low)s to %(high)s)")
+                        % {"n": f"{len(value):,}", "low": 0, "high": limit},
+                    )
+                )
+            elif CONTROL_CHARS.search(value):
+                problems.append(
+                    ExportProblem(name, label, f"{field_of}.{key}", _("holds control characters"))
+                )
+        try:
+            when = datetime.fromisoformat(entry["accepted_at"].replace("Z", "+00:00"))
+        except ValueError:
+            when = None
+        if when is None or when.tzinfo is None:
+            problems.append(
+                ExportProblem(
+                    name,
+                    label,
+                    f"{field_of}.accepted_at",
+                    _("%(value)s is not a valid %(format)s")
+                    % {"value": _shown(entry["accepted_at"]), "format": "date-time"},
                 )
             )
     return problems
@@ -494,6 +556,23 @@ def read_export(files: dict[str, bytes]) -> Export:
                         _("is not the checksum index.json gives for this file"),
                     )
                 )
+            if found is not None:
+                real = sum(1 for card in found["cards"] if card["status"] == "real")
+                for key, count in (
+                    ("cards", len(found["cards"])),
+                    ("real", real),
+                    ("sample", len(found["cards"]) - real),
+                ):
+                    if entry[key] != count:
+                        problems.append(
+                            ExportProblem(
+                                "index.json",
+                                entry["code"],
+                                key,
+                                _("says %(said)s but %(file)s holds %(n)s")
+                                % {"said": entry[key], "file": entry["file"], "n": count},
+                            )
+                        )
             if found is not None and found["set"]["code"] != entry["code"]:
                 problems.append(
                     ExportProblem(

@@ -395,6 +395,8 @@ def test_an_editor_uploads_an_export_reviews_it_and_it_applies(editor_client, ed
     assert reviewer.post(f"/changesets/{changeset.pk}/review/", form).status_code == 302
     assert Card.objects.get(id="BS-007").name == "Hand Written"
     assert CardRevision.objects.get(card_id="BS-007", number=2).origin["instance"] == "hand.example"
+    history = reviewer.get("/cards/BS-007/history/").content.decode()
+    assert "kenji" in history and "mika" in history and "imported from hand.example" in history
 
 
 def test_a_bad_upload_says_why_in_english_and_japanese_and_saves_nothing(editor_client):
@@ -431,3 +433,27 @@ def test_the_import_pages_speak_japanese(editor_client):
     assert 'id="changeset-origin"' in page and english_in(page, data) == []
     queue = reviewer.get("/review/").content.decode()
     assert english_in(queue, _data_words()) == []
+
+
+def test_what_the_schema_leaves_open_in_provenance_is_checked_too(editor):
+    document = json.loads(json.dumps(BY_HAND))
+    first, second = document["cards"][0]["provenance"]
+    first.update(source="x" * 201, accepted_at="yesterday")
+    second.update(revision=10**12, accepted_by="a\x01b")
+    document["cards"][0]["revision"] = 10**12
+    messages = "\n".join(refused({"BS.json": json.dumps(checksummed(document)).encode()}))
+    assert "BS-007 · provenance[1].source: is 201 characters long" in messages
+    assert 'BS-007 · provenance[1].accepted_at: "yesterday" is not a valid date-time' in messages
+    assert "BS-007 · provenance[2].revision: 1000000000000 is above 1,000,000" in messages
+    assert "BS-007 · provenance[2].accepted_by: holds control characters" in messages
+
+
+def test_an_index_whose_counts_disagree_with_its_files_is_refused(editor, tmp_path):
+    call_command("export_cards", "--open-data", str(tmp_path))
+    files = folder_bytes(tmp_path)
+    files.pop("open-data.schema.json")
+    index = json.loads(files["index.json"])
+    index["sets"][1]["real"] += 1
+    files["index.json"] = json.dumps(checksummed(index)).encode()
+    code = index["sets"][1]["code"]
+    assert any(f"index.json · {code} · real: says 1 but" in m for m in refused(files))
