@@ -306,6 +306,7 @@ def many_cards(n: int) -> bytes:
         (lambda: hand_bytes().replace(b'"shoot": 6', b'"shoot": 7'), "checksum: does not match"),
         (lambda: hand_bytes(version=2), "version: version 2 is newer than this site reads (1)"),
         (lambda: hand_bytes(format="something-else"), "is not an Eleven Stars open-data export"),
+        (lambda: hand_bytes(version="1.0"), 'version: "1.0" is not a version this site reads (1)'),
         (lambda: b'"\\u0000"', "NUL character"),
     ],
 )
