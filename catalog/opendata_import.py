@@ -401,7 +401,13 @@ def check_document(name: str, document) -> list[ExportProblem]:
         ]
     problems = []
     validator = _validator("index" if kind == INDEX_FORMAT else "setDocument")
-    for error in sorted(validator.iter_errors(document), key=lambda e: list(map(str, e.path))):
+    in_order = sorted(
+        validator.iter_errors(document),  # card 2 before card 10: places as numbers
+        key=lambda e: [
+            (isinstance(p, int), p if isinstance(p, int) else 0, str(p)) for p in e.path
+        ],
+    )
+    for error in in_order:
         path = list(error.absolute_path)
         card = _card_label(cards, path[1]) if path[:1] == ["cards"] and len(path) > 1 else ""
         if path[:1] == ["set"]:
