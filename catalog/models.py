@@ -650,6 +650,9 @@ class Erratum(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Carried from another instance's open-data export (catalog/opendata_import.py): the source
+    # instance, licence, version and checksum, and who proposed and accepted it there and when.
+    origin = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["card", "created_at", "id"]
@@ -685,6 +688,7 @@ class Ruling(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    origin = models.JSONField(null=True, blank=True)  # as an Erratum's
 
     class Meta:
         ordering = ["card", "ruling_date", "id"]

@@ -78,15 +78,19 @@ def _provenance(card_ids: list[str]) -> dict[str, list[dict]]:
 
 
 def _who_and_when(note) -> dict:
-    return {
+    said = {
         "source": note.source,
         "proposed_by": note.created_by.username if note.created_by else None,
         "accepted_by": note.accepted_by.username if note.accepted_by else None,
         "accepted_at": note.created_at.isoformat(timespec="seconds"),
     }
+    there = note.origin or {}
+    if "accepted_at" in there:  # carried from another instance's export, as it said
+        said.update({key: there[key] for key in ("proposed_by", "accepted_by", "accepted_at")})
+    return said
 
 
-def _notes(card_ids: list[str]) -> dict[str, dict[str, list[dict]]]:
+def notes_by_card(card_ids: list[str]) -> dict[str, dict[str, list[dict]]]:
     """Return the accepted errata (oldest first) and rulings (by date) of these cards, by card
     id; a card without any is absent, so its row stays as it was before errata existed."""
     found: dict[str, dict[str, list[dict]]] = {}
@@ -121,7 +125,7 @@ def set_document(card_set: CardSet) -> dict:
         Card.objects.filter(card_set=card_set).select_related("card_set", "team").order_by("number")
     )
     history = _provenance([card.id for card in cards])
-    notes = _notes([card.id for card in cards])
+    notes = notes_by_card([card.id for card in cards])
     rows = []
     for card in cards:
         revisions = history.get(card.id, [])

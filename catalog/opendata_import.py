@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from functools import cache
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from cardsite.web.json_limits import JSONLimitError, loads_bounded
 from catalog import opendata
 from catalog.card_format import FILE_FIELDS
 from catalog.importer import CONTROL_CHARS, CardRules, card_row, validate_card
-from catalog.models import Card, CardRevision
+from catalog.models import Card, CardRevision, Erratum, Ruling
 
 MAX_PROBLEMS = 100  # a broken file of 10,000 cards names its first problems, then a count
 MAX_ZIP_FILES = 200
@@ -75,6 +76,8 @@ class CardEntry:
     revision: int
     provenance: list[dict]
     diff: list[str] = field(default_factory=list)  # the fields that differ (DIFFERENT)
+    # The export's errata and rulings this catalogue lacks (added on accept; none is removed).
+    notes: dict[str, list[dict]] = field(default_factory=dict)
 
 
 @dataclass
@@ -457,6 +460,7 @@ def _check_cards(name: str, document: dict, rules: CardRules) -> list[ExportProb
         _row, found = validate_card(raw, rules=rules)
         problems += [ExportProblem(name, label, p.field, p.message) for p in found]
         problems += _check_provenance(name, label, row["provenance"])
+        problems += _check_notes(name, label, row)
         numbers = [entry["revision"] for entry in row["provenance"]]
         if numbers != sorted(set(numbers)):
             problems.append(
@@ -480,56 +484,86 @@ NAME_LIMIT = 150  # a user name, as Django's
 SOURCE_LIMIT = 200  # a revision's source, as CardRevision.source
 
 
+def _check_who_and_when(name: str, label: str, where: str, entry: dict) -> list[ExportProblem]:
+    """Check a revision's, erratum's or ruling's source, names and time beyond the schema:
+    bounds the database keeps, no control characters, a time with its offset (RFC 3339)."""
+    problems = []
+    for key, limit in (
+        ("source", SOURCE_LIMIT),
+        ("proposed_by", NAME_LIMIT),
+        ("accepted_by", NAME_LIMIT),
+    ):
+        value = entry[key] or ""
+        if len(value) > limit:
+            problems.append(
+                ExportProblem(
+                    name,
+                    label,
+                    f"{where}.{key}",
+                    _("is %(n)s characters long (from %(low)s to %(high)s)")
+                    % {"n": f"{len(value):,}", "low": 0, "high": limit},
+                )
+            )
+        elif CONTROL_CHARS.search(value):
+            problems.append(
+                ExportProblem(name, label, f"{where}.{key}", _("holds control characters"))
+            )
+    try:
+        when = datetime.fromisoformat(entry["accepted_at"].replace("Z", "+00:00"))
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        problems.append(
+            ExportProblem(
+                name,
+                label,
+                f"{where}.accepted_at",
+                _("%(value)s is not a valid %(format)s")
+                % {"value": _shown(entry["accepted_at"]), "format": "date-time"},
+            )
+        )
+    return problems
+
+
 def _check_provenance(name: str, label: str, history: list[dict]) -> list[ExportProblem]:
-    """Check what the schema leaves open in a card's revisions: bounds the database keeps, no
-    control characters, and a time with its offset (RFC 3339)."""
     problems = []
     for place, entry in enumerate(history, start=1):
-        field_of = f"provenance[{place}]"
+        where = f"provenance[{place}]"
         if entry["revision"] > MAX_REVISION:
             problems.append(
                 ExportProblem(
                     name,
                     label,
-                    f"{field_of}.revision",
+                    f"{where}.revision",
                     _("%(value)s is above %(high)s")
                     % {"value": _shown(entry["revision"]), "high": f"{MAX_REVISION:,}"},
                 )
             )
-        for key, limit in (
-            ("source", SOURCE_LIMIT),
-            ("proposed_by", NAME_LIMIT),
-            ("accepted_by", NAME_LIMIT),
-        ):
-            value = entry[key] or ""
-            if len(value) > limit:
-                problems.append(
-                    ExportProblem(
-                        name,
-                        label,
-                        f"{field_of}.{key}",
-                        _("is %(n)s characters long (from %(low)s to %(high)s)")
-                        % {"n": f"{len(value):,}", "low": 0, "high": limit},
-                    )
-                )
-            elif CONTROL_CHARS.search(value):
-                problems.append(
-                    ExportProblem(name, label, f"{field_of}.{key}", _("holds control characters"))
-                )
-        try:
-            when = datetime.fromisoformat(entry["accepted_at"].replace("Z", "+00:00"))
-        except ValueError:
-            when = None
-        if when is None or when.tzinfo is None:
+        problems += _check_who_and_when(name, label, where, entry)
+    return problems
+
+
+NOTE_CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # lines may end in CR LF
+
+
+def _check_notes(name: str, label: str, row: dict) -> list[ExportProblem]:
+    """Check a card's errata and rulings beyond the schema; a sample card has none."""
+    problems = []
+    for kind, keys in NOTE_KEYS.items():
+        notes = row.get(kind, [])
+        if notes and row["status"] == "sample":
             problems.append(
-                ExportProblem(
-                    name,
-                    label,
-                    f"{field_of}.accepted_at",
-                    _("%(value)s is not a valid %(format)s")
-                    % {"value": _shown(entry["accepted_at"]), "format": "date-time"},
-                )
+                ExportProblem(name, label, kind, _("a sample card has no errata or rulings"))
             )
+            continue
+        for place, note in enumerate(notes, start=1):
+            where = f"{kind}[{place}]"
+            problems += _check_who_and_when(name, label, where, note)
+            for key in keys:
+                if key != "source" and NOTE_CONTROL_CHARS.search(note[key]):
+                    problems.append(
+                        ExportProblem(name, label, f"{where}.{key}", _("holds control characters"))
+                    )
     return problems
 
 
@@ -648,8 +682,27 @@ def read_export(files: dict[str, bytes]) -> Export:
 # Comparing with this catalogue -----------------------------------------------------------------
 
 
+NOTE_KEYS = {
+    "errata": ("printed_text", "current_text", "source"),
+    "rulings": ("text", "date", "source"),
+}
+
+
+def _notes_to_add(exported: dict, here: dict) -> dict[str, list[dict]]:
+    """Return the export's errata and rulings of a card that are not here (the same texts,
+    date and source), in the export's order."""
+    missing = {}
+    for kind, keys in NOTE_KEYS.items():
+        known = {tuple(note[k] for k in keys) for note in here.get(kind, [])}
+        new = [note for note in exported.get(kind, []) if tuple(note[k] for k in keys) not in known]
+        if new:
+            missing[kind] = new
+    return missing
+
+
 def _compare(rows: list[dict], rules: CardRules) -> list[CardEntry]:
     current = Card.objects.in_bulk([row["id"] for row in rows])
+    notes_here = opendata.notes_by_card(list(current))
     entries = []
     for exported in rows:
         raw = {key: exported[key] for key in FILE_FIELDS}
@@ -663,6 +716,7 @@ def _compare(rows: list[dict], rules: CardRules) -> list[CardEntry]:
             revision=exported["revision"],
             provenance=exported["provenance"],
         )
+        entry.notes = _notes_to_add(exported, notes_here.get(exported["id"], {}))
         if card is not None:
             before = card_row(card)
             entry.diff = [
@@ -670,6 +724,7 @@ def _compare(rows: list[dict], rules: CardRules) -> list[CardEntry]:
                 for name in after
                 if name not in ("id", "status") and before[name] != after[name]
             ]
+            entry.diff += list(entry.notes)  # "errata", "rulings"
             if not entry.diff:
                 entry.mark = SAME
             elif clean["is_sample"] and not card.is_sample:
@@ -731,3 +786,37 @@ def _there(entry: dict) -> dict:
         "accepted_by": entry["accepted_by"],
         "accepted_at": entry["accepted_at"],
     }
+
+
+def carry_notes(origins: dict[str, dict], imported: dict, *, proposed_by, accepted_by) -> None:
+    """Add the errata and rulings an import's accepted cards bring, each recording the source
+    instance and who proposed and accepted it there and when; none here is removed."""
+    errata, rulings = [], []
+    for card_id, origin in origins.items():
+        notes = origin.get("notes") or {}
+        for note in notes.get("errata", []):
+            errata.append(
+                Erratum(
+                    card_id=card_id,
+                    printed_text=note["printed_text"],
+                    current_text=note["current_text"],
+                    source=note["source"],
+                    created_by=proposed_by,
+                    accepted_by=accepted_by,
+                    origin={**imported, **_there(note)},
+                )
+            )
+        for note in notes.get("rulings", []):
+            rulings.append(
+                Ruling(
+                    card_id=card_id,
+                    text=note["text"],
+                    ruling_date=date.fromisoformat(note["date"]),
+                    source=note["source"],
+                    created_by=proposed_by,
+                    accepted_by=accepted_by,
+                    origin={**imported, **_there(note)},
+                )
+            )
+    Erratum.objects.bulk_create(errata)
+    Ruling.objects.bulk_create(rulings)

@@ -272,10 +272,11 @@ def changeset_review(
             report = apply_rows(
                 [row for _, row in rows], proposed_by=locked.proposer, accepted_by=reviewer
             )
-            opendata_import.carry_history(
-                report.revisions,
-                {p.card_id: p.origin for p, _ in rows},
-                {**locked.origin["instance"], "changeset": locked.pk},
+            imported = {**locked.origin["instance"], "changeset": locked.pk}
+            origins = {p.card_id: p.origin for p, _ in rows}
+            opendata_import.carry_history(report.revisions, origins, imported)
+            opendata_import.carry_notes(
+                origins, imported, proposed_by=locked.proposer, accepted_by=reviewer
             )
         elif rows:
             apply_rows(

@@ -86,6 +86,7 @@ def import_changeset(*, proposer, export: Export, instance: str, note: str = "")
                         "provenance": entry.provenance,
                         "mark": entry.mark,
                         "diff": entry.diff,
+                        "notes": entry.notes,
                     },
                 )
                 for entry in proposed

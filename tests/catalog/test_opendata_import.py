@@ -6,6 +6,7 @@ import hashlib
 import io
 import json
 import zipfile
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from django.test import Client
 from catalog import opendata
 from catalog.contributions import changesets
 from catalog.contributions.open_data import import_changeset
-from catalog.models import Card, CardProposal, CardRevision, Changeset
+from catalog.models import Card, CardProposal, CardRevision, Changeset, Erratum, Ruling
 from catalog.opendata_import import ExportRejected, files_from_path, read_export
 from catalog.services import catalog_load
 from decks.content import DeckContent
@@ -112,10 +113,28 @@ def test_export_import_on_a_fresh_instance_accept_gives_the_same_catalogue(
         "errata",
     )
     propose(alice, editor, tsv("2ND\t5\tSecond Five\t\tplayer\tDF\t\t1\t2\t9\t\t"), "booster")
+    Erratum.objects.create(
+        card_id="BS-012",
+        printed_text="Shoot +1",
+        current_text="Shoot +2",
+        source="errata sheet 2001",
+        created_by=alice,
+        accepted_by=editor,
+    )
+    Ruling.objects.create(
+        card_id="BS-012",
+        text="Counts as a forward.",
+        ruling_date=date(2001, 9, 1),
+        source="judge list",
+        created_by=alice,
+        accepted_by=editor,
+    )
     source = tmp_path / "a"
     call_command("export_cards", "--open-data", str(source))
     exported = folder_bytes(source)
-    history_there = json.loads(exported["sets/BS.json"])["cards"][11]["provenance"]
+    row_there = json.loads(exported["sets/BS.json"])["cards"][11]
+    assert len(row_there["errata"]) == len(row_there["rulings"]) == 1
+    history_there = row_there["provenance"]
     assert [r["revision"] for r in history_there] == [1, 2]
 
     wipe_to_a_fresh_instance()
@@ -156,6 +175,9 @@ def test_export_import_on_a_fresh_instance_accept_gives_the_same_catalogue(
     # The deck holding the replaced sample was checked again, its version naming the card.
     version = deck.versions.get(catalog_change=True)
     assert "BS-012" in version.summary
+    erratum = Erratum.objects.get(card_id="BS-012")
+    assert erratum.origin["proposed_by"] == "alice" and erratum.accepted_by == reviewer
+    assert Ruling.objects.get(card_id="BS-012").origin["instance"] == "https://a.example/"
 
 
 BY_HAND = {
@@ -458,3 +480,46 @@ def test_an_index_whose_counts_disagree_with_its_files_is_refused(editor, tmp_pa
     files["index.json"] = json.dumps(checksummed(index)).encode()
     code = index["sets"][1]["code"]
     assert any(f"index.json · {code} · real: says 1 but" in m for m in refused(files))
+
+
+ERRATUM = {
+    "printed_text": "Keep 3",
+    "current_text": "Keep 4",
+    "source": "official errata",
+    "proposed_by": "kenji",
+    "accepted_by": None,
+    "accepted_at": "2025-03-04T05:06:07+00:00",
+}
+
+
+def test_an_erratum_the_catalogue_lacks_makes_a_card_different_and_is_added(editor, alice):
+    # The card here already is the export's card; only the erratum is new.
+    first = hand_bytes()
+    accept_all(
+        import_changeset(proposer=editor, export=read_export({"BS.json": first}), instance="x"),
+        make_editor("rita"),
+    )
+    document = json.loads(json.dumps(BY_HAND))
+    document["cards"][0]["errata"] = [ERRATUM]
+    export = read_export({"BS.json": json.dumps(checksummed(document)).encode()})
+    [entry] = export.cards
+    assert (entry.mark, entry.diff, entry.notes) == ("different", ["errata"], {"errata": [ERRATUM]})
+    changeset = import_changeset(proposer=editor, export=export, instance="y")
+    page = Client()
+    page.force_login(make_editor("rita2"))
+    assert "Keep 3" in page.get(changeset.get_absolute_url()).content.decode()
+    revisions = CardRevision.objects.count()
+    accept_all(changeset, make_editor("rita3"))
+    assert CardRevision.objects.count() == revisions  # the card itself did not change
+    erratum = Erratum.objects.get(card_id="BS-007")
+    assert (erratum.current_text, erratum.origin["proposed_by"]) == ("Keep 4", "kenji")
+    row = opendata.set_document(erratum.card.card_set)["cards"][6]
+    assert row["errata"] == [ERRATUM]
+
+
+def test_a_sample_card_with_errata_is_refused(editor):
+    document = json.loads(json.dumps(BY_HAND))
+    card = document["cards"][0]
+    card.update(status="sample", is_sample=True, errata=[ERRATUM])
+    messages = refused({"BS.json": json.dumps(checksummed(document)).encode()})
+    assert "BS.json · BS-007 · errata: a sample card has no errata or rulings" in messages
