@@ -339,6 +339,8 @@ SPECTACULAR_SETTINGS = {
         "PolicyEnum": "play.simulations.core.POLICIES",
         "CollectionVisibilityEnum": "decks.models.Collection.Visibility",
         "DeckVisibilityEnum": "decks.models.Deck.Visibility",
+        "CardKindEnum": "catalog.models.Card.Kind",
+        "CardStatusEnum": ["sample", "real"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
