@@ -105,13 +105,15 @@ class ProposalForm(forms.Form):
 
     @staticmethod
     def initial_for(card: Card | None, *, set_code: str = "", number: int | None = None) -> dict:
-        """Return the form's starting values: the card as it is (a correction) or a blank number."""
-        if card is None or card.is_sample:
-            return {
-                "set": set_code or (card.card_set_id if card else ""),
-                "number": number or (card.number if card else ""),
-                "kind": "player",
-            }
+        """Return the form's starting values: what the catalogue knows, never a blank form.
+
+        A real card starts as it is (a correction). A sample placeholder starts from its own
+        values (team, position, stats ...), as the set grid does, so a field the proposer does
+        not retype keeps a value instead of silently becoming empty; the page says the values
+        are the placeholder's. Only a set number the catalogue has no card for starts blank.
+        """
+        if card is None:
+            return {"set": set_code, "number": number or "", "kind": "player"}
         row = card_row(card)
         return {name: row[name] for name in PROPOSAL_FIELDS}
 

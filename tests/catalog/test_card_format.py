@@ -73,3 +73,23 @@ def test_the_proposal_form_starts_a_correction_with_every_content_field():
     initial = ProposalForm.initial_for(card)
     assert set(initial) == set(PROPOSAL_FIELDS)
     assert initial["name_kana"] == card.name_kana
+
+
+@pytest.mark.django_db
+def test_proposing_the_real_card_for_a_sample_starts_from_the_sample(client, django_user_model):
+    """#24: "propose it" on a sample card used to start blank but for set and number, so a
+    field the proposer did not retype (the team) was silently dropped."""
+    card = Card.objects.filter(is_sample=True, kind="player").exclude(team=None).first()
+    initial = ProposalForm.initial_for(card)
+    assert set(initial) == set(PROPOSAL_FIELDS)
+    assert initial["team"] == card.team_id and initial["name"] == card.name
+    assert ProposalForm.initial_for(None, set_code="BS", number=7) == {
+        "set": "BS",
+        "number": 7,
+        "kind": "player",
+    }
+    client.force_login(django_user_model.objects.create_user("pia", password="x" * 12))
+    page = client.get(f"/cards/propose/?card={card.id}").content.decode()
+    assert f'<option value="{card.team_id}" selected>' in page
+    assert f'name="name" value="{card.name}"' in page
+    assert "sample placeholder" in page and card.id in page
