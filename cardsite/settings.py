@@ -261,6 +261,12 @@ SCAN_MAX_BYTES = env_int("SCAN_MAX_BYTES", 8_000_000)
 # PNG 0.41 s, WebP 0.95 s (random noise, the slowest WebP content, 10.6 MB), a 1-bit PNG 0.23 s.
 # At the old 40 MP the same WebP took 1.9 s and a 40 MP PNG 0.8 s; keep this under 1 s.
 SCAN_MAX_PIXELS = env_int("SCAN_MAX_PIXELS", 16_000_000)
+# A scan is decoded and resized by the control worker (catalog.tasks.scan_process), never on
+# the request thread. Past the soft limit the upload ends "failed" with a message; the hard limit
+# ends the task itself. The control worker runs the solo pool, where Celery enforces no time
+# limit: the task sets its own alarm for the soft limit (catalog.scans.scan_deadline).
+SCAN_PROCESS_SOFT_SECONDS = env_int("SCAN_PROCESS_SOFT_SECONDS", 10)
+SCAN_PROCESS_HARD_SECONDS = env_int("SCAN_PROCESS_HARD_SECONDS", 20)
 # Scans are served by the app after a permission check (catalog.contributions.views.scan_image):
 # the file itself, or, behind a web server, an empty answer carrying this header that tells the
 # server to send the file: "X-Accel-Redirect" (nginx; the prefix is an `internal` location's

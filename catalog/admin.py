@@ -3,7 +3,16 @@ from django.contrib import admin
 
 from catalog.card_format import ADMIN_FIELDS
 from catalog.importer import apply_rows, card_row, validate_card
-from catalog.models import Card, CardProposal, CardRevision, CardScan, CardSet, Product, Team
+from catalog.models import (
+    Card,
+    CardProposal,
+    CardRevision,
+    CardScan,
+    CardSet,
+    Product,
+    ScanUpload,
+    Team,
+)
 
 
 class ProductInline(admin.TabularInline):
@@ -108,3 +117,17 @@ class CardRevisionAdmin(admin.ModelAdmin):
 class CardScanAdmin(admin.ModelAdmin):
     list_display = ["token", "side", "card", "proposal", "width", "height", "created_at"]
     readonly_fields = ["token", "width", "height", "thumbnail", "normal", "large"]
+
+
+@admin.register(ScanUpload)
+class ScanUploadAdmin(admin.ModelAdmin):
+    """Uploads waiting for, or failed at, the control worker (catalog.tasks.scan_process)."""
+
+    list_display = ["token", "side", "proposal", "status", "reason", "created_at", "updated_at"]
+    list_filter = ["status"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

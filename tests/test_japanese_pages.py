@@ -162,6 +162,41 @@ def test_main_pages_in_japanese_have_no_english_ui_text(ja_client, path):
     assert english_in(page.content.decode(), _data_words()) == []
 
 
+def test_a_proposal_with_scans_being_processed_and_failed_is_japanese(
+    ja_client, alice, settings, tmp_path
+):
+    # Issue #26: a scan waits for the control worker, another failed there; both are said in
+    # the reader's language (the failure from its reason, not from the stored English text).
+    from catalog.contributions.services import proposal_create
+    from catalog.models import ScanUpload
+
+    settings.MEDIA_ROOT = tmp_path
+    proposal = proposal_create(
+        proposer=alice,
+        data={
+            "set": "BS",
+            "number": "12",
+            "name": "Real Striker",
+            "kind": "player",
+            "position": "FW",
+        },
+        source="自分のカード",
+    )
+    ScanUpload.objects.create(token="a" * 32, proposal=proposal, side="front", name="f.jpg")
+    ScanUpload.objects.create(
+        token="b" * 32,
+        proposal=proposal,
+        side="back",
+        name="b.jpg",
+        status="failed",
+        reason="slow",
+        message="Processing the image took longer than 10 seconds and was stopped.",
+    )
+    page = ja_client.get(proposal.get_absolute_url()).content.decode()
+    assert "表面のスキャン: 処理中…" in page and "秒以上かかったため中止しました" in page
+    assert english_in(page, _data_words() | {"Real", "Striker"}) == []
+
+
 @pytest.mark.parametrize(
     ("path", "status"),
     [("/cards/NO-SUCH-CARD/", 404), ("/review/", 403), ("/collection/settings/", 405)],

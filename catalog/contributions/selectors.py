@@ -8,7 +8,16 @@ from django.db.models import Count, Max, OuterRef, Q, Subquery
 from catalog.card_format import DIFF_FIELDS
 from catalog.card_words import field_label, teams_for, value_said
 from catalog.importer import card_row, validate_card
-from catalog.models import Card, CardProposal, CardRevision, CardScan, CardSet, Changeset
+from catalog.models import (
+    Card,
+    CardProposal,
+    CardRevision,
+    CardScan,
+    CardSet,
+    Changeset,
+    ScanUpload,
+)
+from catalog.scans import failure_said
 
 
 def pending_changesets():
@@ -116,6 +125,20 @@ def proposal_review(proposal: CardProposal) -> dict:
         "scans": by_side(proposal.scans.all()),
         "card_scans": card_scans(card) if card else {},
         "beside": proposals_beside(proposal),
+        **scan_uploads(proposal),
+    }
+
+
+def scan_uploads(proposal: CardProposal) -> dict:
+    """Return the proposal's uploads still being processed and those that failed (with their
+    messages); a processed one shows as its scan."""
+    rows = list(proposal.scan_uploads.exclude(status=ScanUpload.Status.DONE))
+    pending = [row for row in rows if row.status == ScanUpload.Status.PENDING]
+    for row in rows:
+        row.said = failure_said(row)
+    return {
+        "uploads_pending": pending,
+        "uploads_failed": [row for row in rows if row.status == ScanUpload.Status.FAILED],
     }
 
 
