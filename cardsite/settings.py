@@ -287,6 +287,11 @@ PROPOSALS_PER_DAY = env_int("PROPOSALS_PER_DAY", 20)
 CHANGESET_MAX_ROWS = env_int("CHANGESET_MAX_ROWS", 300)
 CHANGESET_MAX_BYTES = env_int("CHANGESET_MAX_BYTES", 300_000)
 CHANGESETS_PER_DAY = env_int("CHANGESETS_PER_DAY", 10)
+# A changeset from the set grid may carry one scan a row (issue #24): at most this many files,
+# and this many bytes in all (each file also within SCAN_MAX_BYTES); past either, the whole
+# changeset is refused. Django itself refuses more than DATA_UPLOAD_MAX_NUMBER_FILES (100).
+CHANGESET_SCANS_MAX = env_int("CHANGESET_SCANS_MAX", 60)
+CHANGESET_SCANS_MAX_BYTES = env_int("CHANGESET_SCANS_MAX_BYTES", 120_000_000)
 # The licence the open-data export names (catalog/opendata.py): an SPDX id or a URL.
 CATALOG_LICENCE = os.environ.get("CATALOG_LICENCE", "CC-BY-4.0").strip()[:200] or "CC-BY-4.0"
 

@@ -40,15 +40,28 @@ def changeset_review_rows(changeset: Changeset) -> list[dict]:
             "team"
         )
     }
+    scans: dict[int, list] = {}
+    for scan in CardScan.objects.filter(proposal__in=proposals):
+        scans.setdefault(scan.proposal_id, []).append(scan)
+    uploads: dict[int, list] = {}
+    for upload in ScanUpload.objects.filter(proposal__in=proposals).exclude(
+        status=ScanUpload.Status.DONE
+    ):
+        upload.said = failure_said(upload)
+        uploads.setdefault(upload.proposal_id, []).append(upload)
     rows = []
     for proposal in proposals:
         card = cards.get(proposal.card_id)
         diff = field_diff(card_row(card) if card else None, proposal_result(proposal))
+        waiting = uploads.get(proposal.pk, [])
         rows.append(
             {
                 "proposal": proposal,
                 "card": card,
                 "diff": [row for row in diff if row["changed"]],
+                "scans": by_side(scans.get(proposal.pk, [])),
+                "uploads_pending": [u for u in waiting if u.status == ScanUpload.Status.PENDING],
+                "uploads_failed": [u for u in waiting if u.status == ScanUpload.Status.FAILED],
             }
         )
     return rows

@@ -331,6 +331,22 @@ def set_grid(request, code):
     )
 
 
+def _grid_scans(files) -> dict[int, object]:
+    """Return the set grid's scans by set number: one file a row, in fields `scan-<number>`."""
+    scans = {}
+    for key in files:
+        number = _int(key.removeprefix("scan-")) if key.startswith("scan-") else None
+        if number is None or number < 1:
+            raise ProposalError([RowProblem(0, "scan", f"unknown file field {key[:40]!r}")])
+        uploads = files.getlist(key)
+        if len(uploads) > 1:
+            raise ProposalError(
+                [RowProblem(0, "scan", f"number {number}: one scan a row ({len(uploads)} given)")]
+            )
+        scans[number] = uploads[0]
+    return scans
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def changeset_new(request):
@@ -345,7 +361,11 @@ def changeset_new(request):
         try:
             rows = changesets.rows_from_text(values["rows"])
             changeset, unchanged = changesets.changeset_create(
-                proposer=request.user, rows=rows, source=values["source"], note=values["note"]
+                proposer=request.user,
+                rows=rows,
+                source=values["source"],
+                note=values["note"],
+                scans=_grid_scans(request.FILES),
             )
         except ProposalError as exc:
             problems = [str(p).removeprefix("file, ").removeprefix("file: ") for p in exc.problems]
@@ -393,9 +413,11 @@ def _changeset_context(request, changeset: Changeset) -> dict:
         is_editor(request.user)
         and (changeset.proposer_id != request.user.pk or is_trusted(request.user))
     )
+    rows = selectors.changeset_review_rows(changeset)
     return {
         "changeset": changeset,
-        "rows": selectors.changeset_review_rows(changeset),
+        "rows": rows,
+        "scans_pending": any(row["uploads_pending"] for row in rows),
         "conflicts": changesets.changeset_conflicts(changeset),
         "can_review": can_review,
     }
