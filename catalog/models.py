@@ -383,7 +383,7 @@ class CardProposal(models.Model):
 class ProposalEdit(models.Model):
     """One time a proposer changed their proposal and sent it again.
 
-    An edit costs what a new proposal does (its fields are checked and its scans decoded and
+    An edit costs what a new proposal does (its fields are checked and its scans processed and
     resized again), so it counts against the same daily limit (`PROPOSALS_PER_DAY`).
     """
 

@@ -116,14 +116,6 @@ def scan_decode(data: bytes) -> Image.Image:
     return ImageOps.exif_transpose(image)
 
 
-def scan_check(upload) -> Image.Image:
-    """Return the decoded, upright image of an upload, or raise ScanError saying what is wrong."""
-    scan_probe(upload)
-    data = upload.read()
-    upload.seek(0)
-    return scan_decode(data)
-
-
 def _renditions(image: Image.Image) -> dict[str, bytes]:
     """Return each size of the image (never scaled up) as a JPEG without any metadata."""
     copy = image.convert("RGB")

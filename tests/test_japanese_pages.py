@@ -197,6 +197,43 @@ def test_a_proposal_with_scans_being_processed_and_failed_is_japanese(
     assert english_in(page, _data_words() | {"Real", "Striker"}) == []
 
 
+def test_a_changeset_with_scans_being_processed_and_failed_is_japanese(
+    ja_client, alice, settings, tmp_path
+):
+    from catalog.contributions.changesets import changeset_create
+    from catalog.models import ScanUpload
+
+    settings.MEDIA_ROOT = tmp_path
+    rows = [
+        (
+            2,
+            {"set": "BS", "number": "12", "name": "Real Striker", "kind": "player"}
+            | {"position": "FW"},
+        ),
+        (
+            3,
+            {"set": "BS", "number": "13", "name": "Real Keeper", "kind": "player"}
+            | {"position": "DF"},
+        ),
+    ]
+    changeset, _ = changeset_create(proposer=alice, rows=rows, source="自分のカード")
+    twelve, thirteen = changeset.proposals.order_by("number")
+    ScanUpload.objects.create(token="c" * 32, proposal=twelve, side="front", name="12.jpg")
+    ScanUpload.objects.create(
+        token="d" * 32,
+        proposal=thirteen,
+        side="front",
+        name="13.jpg",
+        status="failed",
+        reason="unreadable",
+        message="The file is not an image that can be read.",
+    )
+    page = ja_client.get(changeset.get_absolute_url()).content.decode()
+    assert "表面のスキャン: 処理中…" in page and 'id="changeset-scans-pending"' in page
+    words = _data_words() | {"Real", "Striker", "Keeper"}
+    assert english_in(page, words) == []
+
+
 @pytest.mark.parametrize(
     ("path", "status"),
     [("/cards/NO-SUCH-CARD/", 404), ("/review/", 403), ("/collection/settings/", 405)],
