@@ -294,6 +294,10 @@ CHANGESET_SCANS_MAX = env_int("CHANGESET_SCANS_MAX", 60)
 CHANGESET_SCANS_MAX_BYTES = env_int("CHANGESET_SCANS_MAX_BYTES", 120_000_000)
 # The licence the open-data export names (catalog/opendata.py): an SPDX id or a URL.
 CATALOG_LICENCE = os.environ.get("CATALOG_LICENCE", "CC-BY-4.0").strip()[:200] or "CC-BY-4.0"
+# Importing another instance's open-data export (catalog/opendata_import.py): cards in one
+# import, and bytes one file (or a zip's files together) may hold.
+OPEN_DATA_IMPORT_MAX_CARDS = env_int("OPEN_DATA_IMPORT_MAX_CARDS", 5000)
+OPEN_DATA_IMPORT_MAX_BYTES = env_int("OPEN_DATA_IMPORT_MAX_BYTES", 10_000_000)
 
 STORAGES = {
     "default": DEFAULT_STORAGE,
@@ -346,6 +350,8 @@ SPECTACULAR_SETTINGS = {
         "PolicyEnum": "play.simulations.core.POLICIES",
         "CollectionVisibilityEnum": "decks.models.Collection.Visibility",
         "DeckVisibilityEnum": "decks.models.Deck.Visibility",
+        "CardKindEnum": "catalog.models.Card.Kind",
+        "CardStatusEnum": ["sample", "real"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -5,11 +5,14 @@ from catalog.card_format import ADMIN_FIELDS
 from catalog.importer import apply_rows, card_row, validate_card
 from catalog.models import (
     Card,
+    CardNoteProposal,
     CardProposal,
     CardRevision,
     CardScan,
     CardSet,
+    Erratum,
     Product,
+    Ruling,
     ScanUpload,
     Team,
 )
@@ -111,6 +114,49 @@ class CardRevisionAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+@admin.register(CardNoteProposal)
+class CardNoteProposalAdmin(admin.ModelAdmin):
+    """Errata and rulings are reviewed on /review/ (the version check and the daily limit
+    live there); the admin shows them, and may delete one."""
+
+    list_display = ["card", "kind", "proposer", "status", "reviewer", "created_at"]
+    list_filter = ["kind", "status"]
+    search_fields = ["card__id", "proposer__username", "source"]
+    readonly_fields = [f.name for f in CardNoteProposal._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class _AcceptedNoteAdmin(admin.ModelAdmin):
+    """An accepted erratum or ruling came through review: shown, deletable, never edited here
+    (a correction is a new proposal)."""
+
+    search_fields = ["card__id", "source"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [f.name for f in self.model._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Erratum)
+class ErratumAdmin(_AcceptedNoteAdmin):
+    list_display = ["card", "printed_text", "current_text", "source", "accepted_by", "created_at"]
+
+
+@admin.register(Ruling)
+class RulingAdmin(_AcceptedNoteAdmin):
+    list_display = ["card", "ruling_date", "text", "source", "accepted_by", "created_at"]
 
 
 @admin.register(CardScan)

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 
 from cardsite.web.numbers import whole_number_or
 from catalog import cache as search_cache
-from catalog.contributions.selectors import card_history
+from catalog.contributions.selectors import card_history, card_notes_rows
 from catalog.effects import effect_texts
 from catalog.extensions import mentions_user_terms
 from catalog.models import Card, CardRevision, CardSet, Product
@@ -146,6 +146,36 @@ class CardSerializer(serializers.Serializer):
         }
 
 
+class ErratumSerializer(serializers.Serializer):
+    printed_text = serializers.CharField(read_only=True, help_text="The text as printed.")
+    current_text = serializers.CharField(read_only=True, help_text="The text as it reads now.")
+    source = serializers.CharField(read_only=True)
+    created_at = serializers.DateTimeField(read_only=True, help_text="When it was accepted.")
+
+
+class RulingSerializer(serializers.Serializer):
+    text = serializers.CharField(read_only=True)
+    date = serializers.DateField(read_only=True, help_text="The day the ruling was given.")
+    source = serializers.CharField(read_only=True)
+    created_at = serializers.DateTimeField(read_only=True, help_text="When it was accepted.")
+
+
+class CardDetailSerializer(CardSerializer):
+    """One card (`GET /api/cards/<id>/`): the list's object, then its accepted errata (oldest
+    first) and rulings (by date). The row carries them as `errata` and `rulings`, already in
+    this shape (catalog.contributions.selectors.card_notes_rows)."""
+
+    errata = ErratumSerializer(many=True, read_only=True)
+    rulings = RulingSerializer(many=True, read_only=True)
+
+    def to_representation(self, row: dict) -> dict:
+        return {
+            **super().to_representation(row),
+            "errata": row["errata"],
+            "rulings": row["rulings"],
+        }
+
+
 MAX_PAGE = 10_000  # beyond every catalog; keeps OFFSET bounded
 
 
@@ -212,9 +242,13 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         except QuerySyntaxError as exc:
             raise ValidationError({"q": [str(exc)]}) from None
 
+    def get_serializer_class(self):
+        return CardDetailSerializer if self.action == "retrieve" else CardSerializer
+
     def get_object(self):
         self.kwargs["pk"] = self.kwargs["pk"].upper()
-        return super().get_object()
+        row = super().get_object()
+        return {**row, **card_notes_rows(row["id"])}
 
     @extend_schema(
         responses=CardRevisionSerializer(many=True),

@@ -275,9 +275,16 @@ class Changeset(models.Model):
     proposer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="changesets"
     )
-    card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="changesets")
+    # None for an open-data import, which may hold several sets' cards (`origin` names them).
+    card_set = models.ForeignKey(
+        CardSet, on_delete=models.PROTECT, related_name="changesets", null=True, blank=True
+    )
     source = models.CharField(_("source"), max_length=200)
     note = models.TextField(_("note"), blank=True, max_length=2000)
+    # An import of another instance's open-data export (catalog/opendata_import.py): the source
+    # instance, its licence, the export's format version and checksums, and every card of the
+    # export marked new, same, different or kept. None for a changeset a person typed.
+    origin = models.JSONField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     version = models.PositiveIntegerField(default=1, editable=False)
     reviewer = models.ForeignKey(
@@ -299,7 +306,7 @@ class Changeset(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"changeset {self.pk} ({self.card_set_id})"
+        return f"changeset {self.pk} ({self.card_set_id or 'open data'})"
 
     def get_absolute_url(self) -> str:
         return reverse("catalog:changeset-detail", args=[self.pk])
@@ -346,6 +353,9 @@ class CardProposal(models.Model):
     changeset = models.ForeignKey(
         Changeset, on_delete=models.CASCADE, null=True, blank=True, related_name="proposals"
     )
+    # A card of an open-data import: the export's whole card row (status and source included),
+    # its provenance there, and its mark ("new" or "different") with the field difference.
+    origin = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -428,6 +438,10 @@ class CardRevision(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     source = models.CharField(max_length=200, blank=True)
     data = models.JSONField()
+    # A revision applied from another instance's open-data export: the source instance, licence,
+    # export version and checksum, the changeset, and (for a card's history carried over) who
+    # proposed and accepted it there and when. None for a revision made here.
+    origin = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["card", "-number"]
@@ -559,3 +573,191 @@ class ScanUpload(models.Model):
 
     def __str__(self) -> str:
         return f"{self.side} upload {self.token} ({self.status})"
+
+
+class CardNoteProposal(models.Model):
+    """A contributor's erratum or ruling for one card, reviewed by an editor as a card
+    proposal is (catalog.contributions.notes): a version carried by the review, a reason for a
+    refusal, edits counted against the daily limit. Accepting it makes an Erratum or a Ruling.
+
+    An erratum has `printed_text` (as printed) and `current_text` (as it now reads); a ruling
+    has `text` and `ruling_date`. The other kind's fields stay empty (the constraints say so).
+    """
+
+    class Kind(models.TextChoices):
+        ERRATUM = "erratum", _("Erratum")
+        RULING = "ruling", _("Ruling")
+
+    Status = CardProposal.Status
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="note_proposals")
+    proposer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="note_proposals"
+    )
+    printed_text = models.TextField(_("printed text"), blank=True, max_length=2000)
+    current_text = models.TextField(_("current text"), blank=True, max_length=2000)
+    text = models.TextField(_("ruling"), blank=True, max_length=2000)
+    ruling_date = models.DateField(_("date of the ruling"), null=True, blank=True)
+    source = models.CharField(_("source"), max_length=200)
+    note = models.TextField(_("note"), blank=True, max_length=2000)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reviewed_note_proposals",
+    )
+    reason = models.TextField(_("reason"), blank=True, max_length=2000)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    # As CardProposal.version: a review names the version its editor saw.
+    version = models.PositiveIntegerField(default=1, editable=False)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=["erratum", "ruling"]), name="note_known_kind"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "accepted", "rejected", "changes"]),
+                name="note_known_status",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status__in=["rejected", "changes"]) | ~Q(reason=""),
+                name="note_refusal_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="pending") | Q(reviewed_at__isnull=False),
+                name="note_review_has_time",
+            ),
+            models.CheckConstraint(condition=~Q(source=""), name="note_has_source"),
+            models.CheckConstraint(
+                condition=(
+                    Q(kind="erratum")
+                    & ~Q(printed_text="")
+                    & ~Q(current_text="")
+                    & Q(text="")
+                    & Q(ruling_date__isnull=True)
+                )
+                | (
+                    Q(kind="ruling")
+                    & ~Q(text="")
+                    & Q(ruling_date__isnull=False)
+                    & Q(printed_text="")
+                    & Q(current_text="")
+                ),
+                name="note_fields_of_its_kind",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "kind"], name="note_status_kind")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.card_id} by {self.proposer} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:note-detail", args=[self.pk])
+
+    def fields(self) -> dict:
+        """Return the proposed fields of its kind, as sent (a date as YYYY-MM-DD)."""
+        if self.kind == self.Kind.ERRATUM:
+            return {"printed_text": self.printed_text, "current_text": self.current_text}
+        return {
+            "text": self.text,
+            "ruling_date": self.ruling_date.isoformat() if self.ruling_date else "",
+        }
+
+
+class CardNoteEdit(models.Model):
+    """One time a proposer changed their erratum or ruling proposal (as ProposalEdit: it counts
+    against the daily limit, and keeps the proposal as it was for a stale review's answer)."""
+
+    proposal = models.ForeignKey(CardNoteProposal, on_delete=models.CASCADE, related_name="edits")
+    editor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    # {"version", "fields", "source", "note"} as the edit found them.
+    previous = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["editor", "created_at"], name="note_edit_editor_time")]
+
+    def __str__(self) -> str:
+        return f"{self.proposal_id} edited by {self.editor_id}"
+
+
+class Erratum(models.Model):
+    """An accepted erratum: the card's text as printed, as it now reads, and the source."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="errata")
+    printed_text = models.TextField(max_length=2000)
+    current_text = models.TextField(max_length=2000)
+    source = models.CharField(max_length=200)
+    # Provenance, as a CardRevision's: the proposal, who sent it and who accepted it.
+    proposal = models.OneToOneField(
+        CardNoteProposal,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="erratum",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Carried from another instance's open-data export (catalog/opendata_import.py): the source
+    # instance, licence, version and checksum, and who proposed and accepted it there and when.
+    origin = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["card", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(printed_text="") & ~Q(current_text="") & ~Q(source=""),
+                name="erratum_texts_and_source",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"erratum {self.pk} of {self.card_id}"
+
+
+class Ruling(models.Model):
+    """An accepted ruling on a card: its text, the date it was given, and the source."""
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="rulings")
+    text = models.TextField(max_length=2000)
+    ruling_date = models.DateField()
+    source = models.CharField(max_length=200)
+    proposal = models.OneToOneField(
+        CardNoteProposal,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="ruling",
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    origin = models.JSONField(null=True, blank=True)  # as an Erratum's
+
+    class Meta:
+        ordering = ["card", "ruling_date", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(text="") & ~Q(source=""), name="ruling_text_and_source"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"ruling {self.pk} of {self.card_id} ({self.ruling_date})"

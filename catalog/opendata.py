@@ -3,9 +3,10 @@
 No public list of Eleven Stars cards exists, so this record may become the only one; it must
 travel between instances. Each set's document holds every card in the card file format
 (catalog/card_format.py: stable ids such as BS-012, sample cards marked `status: sample`), its
-revision number and the provenance of every accepted revision (source, who proposed and who
-accepted it, when), and the licence the operator chose (`CATALOG_LICENCE`); nothing else, so
-the same catalogue always gives the same bytes. Its checksum is the
+revision number, the provenance of every accepted revision (source, who proposed and who
+accepted it, when) and its accepted errata and rulings (optional arrays, absent when it has
+none), and the licence the operator chose (`CATALOG_LICENCE`); nothing else, so the same
+catalogue always gives the same bytes. Its checksum is the
 SHA-256 of the canonical JSON (sorted keys, no spaces, UTF-8) of the document without the
 checksum, so a reader can check what it received. The index lists the sets with their
 checksums. The schema is docs/open-data.schema.json; `/data/` serves all of it and
@@ -22,7 +23,7 @@ from django.conf import settings
 
 from catalog import cache as catalog_cache
 from catalog.importer import card_row
-from catalog.models import Card, CardRevision, CardSet
+from catalog.models import Card, CardRevision, CardSet, Erratum, Ruling
 
 FORMAT = "eleven-stars-catalogue"
 VERSION = 1
@@ -60,14 +61,60 @@ def _provenance(card_ids: list[str]) -> dict[str, list[dict]]:
     )
     found: dict[str, list[dict]] = {}
     for revision in revisions:
-        found.setdefault(revision.card_id, []).append(
+        entry = {
+            "revision": revision.number,
+            "source": revision.source,
+            "proposed_by": revision.proposed_by.username if revision.proposed_by else None,
+            "accepted_by": revision.accepted_by.username if revision.accepted_by else None,
+            "accepted_at": revision.created_at.isoformat(timespec="seconds"),
+        }
+        there = revision.origin or {}
+        if "accepted_at" in there:
+            # A revision carried over from another instance's export (catalog/opendata_import):
+            # who proposed and accepted it there, and when, as that export said.
+            entry.update({key: there[key] for key in ("proposed_by", "accepted_by", "accepted_at")})
+        found.setdefault(revision.card_id, []).append(entry)
+    return found
+
+
+def _who_and_when(note) -> dict:
+    said = {
+        "source": note.source,
+        "proposed_by": note.created_by.username if note.created_by else None,
+        "accepted_by": note.accepted_by.username if note.accepted_by else None,
+        "accepted_at": note.created_at.isoformat(timespec="seconds"),
+    }
+    there = note.origin or {}
+    if "accepted_at" in there:  # carried from another instance's export, as it said
+        said.update({key: there[key] for key in ("proposed_by", "accepted_by", "accepted_at")})
+    return said
+
+
+def notes_by_card(card_ids: list[str]) -> dict[str, dict[str, list[dict]]]:
+    """Return the accepted errata (oldest first) and rulings (by date) of these cards, by card
+    id; a card without any is absent, so its row stays as it was before errata existed."""
+    found: dict[str, dict[str, list[dict]]] = {}
+    errata = (
+        Erratum.objects.filter(card_id__in=card_ids)
+        .select_related("created_by", "accepted_by")
+        .order_by("card_id", "created_at", "id")
+    )
+    for erratum in errata:
+        found.setdefault(erratum.card_id, {}).setdefault("errata", []).append(
             {
-                "revision": revision.number,
-                "source": revision.source,
-                "proposed_by": revision.proposed_by.username if revision.proposed_by else None,
-                "accepted_by": revision.accepted_by.username if revision.accepted_by else None,
-                "accepted_at": revision.created_at.isoformat(timespec="seconds"),
+                "printed_text": erratum.printed_text,
+                "current_text": erratum.current_text,
+                **_who_and_when(erratum),
             }
+        )
+    rulings = (
+        Ruling.objects.filter(card_id__in=card_ids)
+        .select_related("created_by", "accepted_by")
+        .order_by("card_id", "ruling_date", "id")
+    )
+    for ruling in rulings:
+        found.setdefault(ruling.card_id, {}).setdefault("rulings", []).append(
+            {"text": ruling.text, "date": ruling.ruling_date.isoformat(), **_who_and_when(ruling)}
         )
     return found
 
@@ -78,6 +125,7 @@ def set_document(card_set: CardSet) -> dict:
         Card.objects.filter(card_set=card_set).select_related("card_set", "team").order_by("number")
     )
     history = _provenance([card.id for card in cards])
+    notes = notes_by_card([card.id for card in cards])
     rows = []
     for card in cards:
         revisions = history.get(card.id, [])
@@ -86,6 +134,7 @@ def set_document(card_set: CardSet) -> dict:
                 **card_row(card),
                 "revision": revisions[-1]["revision"] if revisions else 0,
                 "provenance": revisions,
+                **notes.get(card.id, {}),
             }
         )
     document = {

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET
 from catalog import cache as catalog_cache
 from catalog import opendata
 from catalog.contributions.selectors import set_checklist_context, sets_progress
+from catalog.contributions.services import is_editor
 from catalog.extensions import card_sections, user_search_terms
 from catalog.faces import cached_face, card_face_cached
 from catalog.importer import export_rows
@@ -193,6 +194,7 @@ def open_data(request):
             "totals": {
                 key: sum(s[key] for s in index["sets"]) for key in ("cards", "real", "sample")
             },
+            "can_import": is_editor(request.user),
         },
     )
 

@@ -304,6 +304,15 @@ def command_cases(files) -> dict[str, tuple[list[str], dict[str, list[str]]]]:
             [str(files["nul.json"]), "--source", "tests"],
             {"": cards, "--source": ["\x00", LONG]},
         ),
+        "import_open_data": (
+            [str(files["nul.json"]), "--as", "nobody", "--instance", "tests"],
+            {
+                "": [*cards, str(files["binary"]), str(files["good"])],
+                "--as": ["\x00", LONG],
+                "--instance": ["\x00", LONG],
+                "--note": ["\x00", LONG],
+            },
+        ),
         "export_cards": (
             ["--output", out, "--format", "json"],
             {
@@ -370,7 +379,7 @@ def test_every_project_command_with_arguments_is_walked(command_files):
 @pytest.mark.parametrize(
     "command",
     ["play_match", "pk_odds", "import_cards", "export_cards", "reconcile_simulations", "runlab"]
-    + ["runstack", "backup", "restore", "scan_orphans"],
+    + ["runstack", "backup", "restore", "scan_orphans", "import_open_data"],
 )
 def test_hostile_command_arguments_are_one_clear_error_and_write_nothing(command, command_files):
     from django.core.management import CommandError, call_command

@@ -355,3 +355,52 @@ def test_solo_boards_in_japanese_have_no_english_ui_text(ja_client, alice):
     assert "同じシャッフルでもう一度" in body and "リプレイを開く" in body  # full time
     events = ja_client.get(urls[1] + "events/?log=mine")
     assert english_in(events.content.decode(), _data_words()) == []
+
+
+def test_errata_and_rulings_pages_in_japanese_have_no_english_ui_text(ja_client, alice):
+    """The card page with an erratum and a ruling, the two proposal forms (one with errors),
+    a proposal's page and its review (an editor's), all in Japanese (issue #24 item 6)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
+
+    from catalog.contributions.notes import note_accept, note_create
+    from catalog.models import Card
+
+    Card.objects.filter(id="BS-012").update(is_sample=False, source="自分のカード")
+    card = Card.objects.get(id="BS-012")
+    editor = get_user_model().objects.create_user("erin", "erin@example.com", "correct-horse-3")
+    editor.user_permissions.add(Permission.objects.get(codename="review_proposal"))
+    editor = get_user_model().objects.get(pk=editor.pk)
+    erratum = {"printed_text": "2枚引く。", "current_text": "1枚引く。", "source": "公式FAQ"}
+    note_accept(
+        proposal=note_create(proposer=alice, card=card, kind="erratum", data=erratum),
+        reviewer=editor,
+    )
+    ruling = {"text": "効果はプレイフェイズの終わりまで。", "ruling_date": "2002-04-01"}
+    pending = note_create(
+        proposer=alice, card=card, kind="ruling", data={**ruling, "source": "公式回答"}
+    )
+    words = _data_words()
+    for path in (
+        "/cards/BS-012/",
+        "/cards/BS-012/notes/propose/?kind=erratum",
+        "/cards/BS-012/notes/propose/?kind=ruling",
+        "/cards/BS-014/notes/propose/",  # a sample: the page says why there is no form
+        pending.get_absolute_url(),
+    ):
+        page = ja_client.get(path)
+        assert page.status_code == 200
+        assert english_in(page.content.decode(), words) == [], path
+    page = ja_client.post(
+        "/cards/BS-012/notes/propose/?kind=ruling",
+        {"kind": "ruling", "text": "", "ruling_date": "2002-13-01", "source": "x" * 201},
+    )
+    assert page.status_code == 400
+    assert english_in(page.content.decode(), words | {"x" * 201}) == []
+    reviewer = Client()
+    reviewer.force_login(editor)
+    reviewer.cookies["django_language"] = "ja"
+    for path in (pending.get_absolute_url(), "/review/"):
+        page = reviewer.get(path)
+        assert page.status_code == 200
+        assert english_in(page.content.decode(), words) == [], path

@@ -56,21 +56,23 @@ def _depth(text: str) -> int:
 
 def _parse_int(raw: str) -> int:
     if len(raw.lstrip("-")) > MAX_INT_DIGITS:
-        raise JSONLimitError(f"a number has more than {MAX_INT_DIGITS} digits")
+        raise JSONLimitError(_("a number has more than %(n)s digits") % {"n": MAX_INT_DIGITS})
     return int(raw)
 
 
 def _parse_float(raw: str) -> float:
     if len(raw) > MAX_NUMBER_CHARS:
-        raise JSONLimitError(f"a number is longer than {MAX_NUMBER_CHARS} characters")
+        raise JSONLimitError(
+            _("a number is longer than %(n)s characters") % {"n": MAX_NUMBER_CHARS}
+        )
     value = float(raw)
     if value in (float("inf"), float("-inf")):
-        raise JSONLimitError("a number is too large")
+        raise JSONLimitError(_("a number is too large"))
     return value
 
 
 def _refuse_constant(name: str):
-    raise JSONLimitError(f"{name} is not a JSON number")
+    raise JSONLimitError(_("%(name)s is not a JSON number") % {"name": name})
 
 
 def _object_without_repeats(pairs: list[tuple[str, object]]) -> dict:
@@ -94,15 +96,15 @@ def loads_bounded(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES, max_dep
     """Return parsed JSON, or raise JSONLimitError saying which bound or syntax rule it breaks."""
     if isinstance(text, bytes):
         if len(text) > max_bytes:
-            raise JSONLimitError(f"the JSON is larger than {max_bytes:,} bytes")
+            raise JSONLimitError(_("the JSON is larger than %(n)s bytes") % {"n": f"{max_bytes:,}"})
         try:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise JSONLimitError("the JSON is not UTF-8 text") from None
+            raise JSONLimitError(_("the JSON is not UTF-8 text")) from None
     if len(text.encode("utf-8", "surrogatepass")) > max_bytes:
-        raise JSONLimitError(f"the JSON is larger than {max_bytes:,} bytes")
+        raise JSONLimitError(_("the JSON is larger than %(n)s bytes") % {"n": f"{max_bytes:,}"})
     if _depth(text) > max_depth:
-        raise JSONLimitError(f"the JSON is nested deeper than {max_depth} levels")
+        raise JSONLimitError(_("the JSON is nested deeper than %(n)s levels") % {"n": max_depth})
     try:
         data = json.loads(
             text,
@@ -114,11 +116,13 @@ def loads_bounded(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES, max_dep
     except JSONLimitError:
         raise
     except RecursionError:
-        raise JSONLimitError(f"the JSON is nested deeper than {max_depth} levels") from None
+        raise JSONLimitError(
+            _("the JSON is nested deeper than %(n)s levels") % {"n": max_depth}
+        ) from None
     except ValueError as exc:
-        raise JSONLimitError(f"the JSON is malformed ({exc})") from None
+        raise JSONLimitError(_("the JSON is malformed (%(e)s)") % {"e": exc}) from None
     if has_nul(data):
-        raise JSONLimitError("the JSON holds a NUL character")
+        raise JSONLimitError(_("the JSON holds a NUL character"))
     return data
 
 

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from catalog import opendata_import
 from catalog.cache import catalog_bump
 from catalog.card_format import PROPOSAL_FIELDS
 from catalog.contributions.services import (
@@ -26,7 +27,14 @@ from catalog.contributions.services import (
     lock_user,
     proposal_check,
 )
-from catalog.importer import UNSOURCED_FIELDS, ImportFileError, RowProblem, apply_rows, read_csv
+from catalog.importer import (
+    UNSOURCED_FIELDS,
+    ImportFileError,
+    RowProblem,
+    apply_rows,
+    read_csv,
+    real_cards_overwritten,
+)
 from catalog.models import Card, CardProposal, CardScan, Changeset, ScanUpload
 from catalog.scans import ScanError, scan_probe, scan_upload_store
 
@@ -302,6 +310,17 @@ def changeset_review(
             ]
         rows = []
         for proposal in accepted:
+            if locked.origin is not None:  # an open-data import: the export's own card row
+                row, found = opendata_import.accepted_row(proposal.origin)
+                if row is not None and row["is_sample"]:
+                    found = real_cards_overwritten([row])
+                problems += [
+                    RowProblem(proposal.number, p.field, f"{proposal.card_id}: {p.message}")
+                    for p in found
+                ]
+                if row is not None and not found:
+                    rows.append((proposal, row))
+                continue
             try:
                 row = proposal_check(proposal.data)  # the catalogue may have changed since
             except ProposalError as exc:
@@ -314,7 +333,19 @@ def changeset_review(
             rows.append((proposal, row))
         if problems:
             raise ProposalError(problems)
-        if rows:
+        if rows and locked.origin is not None:
+            # Each card keeps the source it has there (empty stays empty); the source instance
+            # is recorded on every revision, with the card's history there (issue #24 item 5).
+            report = apply_rows(
+                [row for _, row in rows], proposed_by=locked.proposer, accepted_by=reviewer
+            )
+            imported = {**locked.origin["instance"], "changeset": locked.pk}
+            origins = {p.card_id: p.origin for p, _ in rows}
+            opendata_import.carry_history(report.revisions, origins, imported)
+            opendata_import.carry_notes(
+                origins, imported, proposed_by=locked.proposer, accepted_by=reviewer
+            )
+        elif rows:
             apply_rows(
                 [row for _, row in rows],
                 source=locked.source,

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cardsite.web.numbers import NotAWholeNumber, parse_whole_number
 from catalog.card_format import PROPOSAL_FIELDS
+from catalog.contributions.notes import note_check
 from catalog.contributions.services import ProposalError, proposal_check
 from catalog.importer import card_row
 from catalog.models import Card, CardSet, Team
@@ -149,3 +150,72 @@ class ReviewForm(forms.Form):
             return parse_whole_number(self.cleaned_data["version"], field="version", low=1)
         except NotAWholeNumber as exc:
             raise forms.ValidationError(str(exc)) from None
+
+
+class NoteForm(forms.Form):
+    """An erratum (printed and current text) or a ruling (text and date), with a source.
+
+    Its check is `catalog.contributions.notes.note_check`, the one the service runs again, so
+    each problem is shown at the field it names.
+    """
+
+    printed_text = forms.CharField(
+        label=_("Printed text"),
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("The text as printed on the card."),
+    )
+    current_text = forms.CharField(
+        label=_("Current text"),
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("The text as it reads now, after the erratum."),
+    )
+    text = forms.CharField(
+        label=_("Ruling"),
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("What the ruling says about the card."),
+    )
+    ruling_date = forms.CharField(
+        label=_("Date of the ruling"),
+        required=False,
+        strip=False,
+        help_text=_("YYYY-MM-DD"),
+        widget=forms.TextInput(attrs={"placeholder": "2002-04-01", "inputmode": "numeric"}),
+    )
+    source = forms.CharField(
+        label=_("Source"),
+        required=False,
+        strip=False,
+        help_text=_("Where it comes from: the publisher's FAQ, a judge's answer, a URL."),
+    )
+    note = forms.CharField(
+        label=_("Note for the editors"),
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def __init__(self, *args, kind: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+        other = ("text", "ruling_date") if kind == "erratum" else ("printed_text", "current_text")
+        for name in other:
+            del self.fields[name]
+
+    def clean(self):
+        data = super().clean()
+        self.note_data = {}
+        try:
+            self.note_data = note_check(
+                self.kind, {name: data.get(name, "") for name in self.fields}
+            )
+        except ProposalError as exc:
+            for problem in exc.problems:
+                field = problem.field if problem.field in self.fields else None
+                self.add_error(field, problem.message)
+        return data

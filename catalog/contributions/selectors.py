@@ -4,17 +4,21 @@ the set checklists (which numbers are real, proposed or still a sample placehold
 from dataclasses import dataclass
 
 from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.utils.translation import gettext
 
 from catalog.card_format import DIFF_FIELDS
 from catalog.card_words import field_label, teams_for, value_said
 from catalog.importer import card_row, validate_card
 from catalog.models import (
     Card,
+    CardNoteProposal,
     CardProposal,
     CardRevision,
     CardScan,
     CardSet,
     Changeset,
+    Erratum,
+    Ruling,
     ScanUpload,
 )
 from catalog.scans import failure_said
@@ -90,6 +94,11 @@ def review_queue():
 def proposals_of(user):
     """Return a user's proposals, newest first."""
     return CardProposal.objects.filter(proposer=user).select_related("reviewer", "card_set")
+
+
+def notes_of(user):
+    """Return a user's proposed errata and rulings, newest first."""
+    return CardNoteProposal.objects.filter(proposer=user).select_related("reviewer")
 
 
 def proposals_beside(proposal: CardProposal):
@@ -318,7 +327,109 @@ def card_contrib_section(request, card: Card) -> dict:
             "scans": card_scans(card),
             "revisions": list(card_history(card)[:20]),
             "pending": list(pending),
+            **card_notes(card),
+            "pending_notes": CardNoteProposal.objects.filter(
+                card=card, status=CardNoteProposal.Status.PENDING
+            ).count(),
         },
+    }
+
+
+def card_notes(card: Card) -> dict:
+    """Return a card's accepted errata (oldest first) and rulings (by date)."""
+    return {
+        "errata": list(Erratum.objects.filter(card=card).order_by("created_at", "id")),
+        "rulings": list(Ruling.objects.filter(card=card).order_by("ruling_date", "id")),
+    }
+
+
+def card_notes_rows(card_id: str) -> dict:
+    """Return a card's accepted errata and rulings as the card API writes them (JSON-ready:
+    dates and times in ISO 8601)."""
+    errata = Erratum.objects.filter(card_id=card_id).order_by("created_at", "id")
+    rulings = Ruling.objects.filter(card_id=card_id).order_by("ruling_date", "id")
+    return {
+        "errata": [
+            {
+                "printed_text": e.printed_text,
+                "current_text": e.current_text,
+                "source": e.source,
+                "created_at": _iso(e.created_at),
+            }
+            for e in errata
+        ],
+        "rulings": [
+            {
+                "text": r.text,
+                "date": r.ruling_date.isoformat(),
+                "source": r.source,
+                "created_at": _iso(r.created_at),
+            }
+            for r in rulings
+        ],
+    }
+
+
+def _iso(moment) -> str:
+    value = moment.isoformat()
+    return value[:-6] + "Z" if value.endswith("+00:00") else value
+
+
+def note_queue():
+    """Return the errata and rulings waiting for review, oldest first."""
+    return (
+        CardNoteProposal.objects.filter(status=CardNoteProposal.Status.PENDING)
+        .select_related("proposer", "card")
+        .order_by("created_at", "id")
+    )
+
+
+def note_field_labels() -> dict:
+    return {
+        "printed_text": gettext("Printed text"),
+        "current_text": gettext("Current text"),
+        "text": gettext("Ruling"),
+        "ruling_date": gettext("Date of the ruling"),
+    }
+
+
+def note_as_seen(proposal: CardNoteProposal, version: int) -> dict | None:
+    """Return a version of a note ({"version", "fields", "source", "note"}), or None."""
+    if version == proposal.version:
+        return {
+            "version": proposal.version,
+            "fields": proposal.fields(),
+            "source": proposal.source,
+            "note": proposal.note,
+        }
+    for edit in proposal.edits.all():
+        if edit.previous.get("version") == version:
+            return edit.previous
+    return None
+
+
+def note_changes_since(proposal: CardNoteProposal, version: int) -> dict:
+    """Return what changed in a note since `version`, as `proposal_changes_since` does for a
+    card: the changed fields (label, before, after), and the source and note if changed."""
+    seen = note_as_seen(proposal, version) or {"fields": {}, "source": "", "note": ""}
+    labels = note_field_labels()
+    now = proposal.fields()
+    diff = [
+        {
+            "field": name,
+            "label": labels[name],
+            "before_said": seen["fields"].get(name, ""),
+            "after_said": value,
+        }
+        for name, value in now.items()
+        if seen["fields"].get(name, "") != value
+    ]
+    return {
+        "seen": version,
+        "now": proposal.version,
+        "diff": diff,
+        "source": (seen["source"], proposal.source) if seen["source"] != proposal.source else None,
+        "note": (seen["note"], proposal.note) if seen["note"] != proposal.note else None,
     }
 
 

@@ -17,7 +17,14 @@ from django.utils.translation import gettext as _
 from catalog.cache import catalog_bump
 from catalog.card_format import PROPOSAL_FIELDS
 from catalog.importer import CardRules, RowProblem, apply_rows, validate_card
-from catalog.models import Card, CardProposal, ProposalEdit, ScanUpload
+from catalog.models import (
+    Card,
+    CardNoteEdit,
+    CardNoteProposal,
+    CardProposal,
+    ProposalEdit,
+    ScanUpload,
+)
 from catalog.scans import ScanError, scan_upload_store
 
 
@@ -56,17 +63,28 @@ def lock_user(user) -> None:
     get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
 
 
-def _lock_user_and_check_limit(user) -> None:
-    # An edit is checked and its scans processed again: it counts as a proposal.
-    lock_user(user)
+def proposals_today(user) -> int:
+    """Return how many proposals and edits the user sent in the last day: card proposals
+    (outside changesets, which have their own limit), their edits, and errata and rulings
+    proposed or edited (catalog.contributions.notes) — one daily budget for every change."""
     since = timezone.now() - timedelta(days=1)
     # Cards sent in a changeset count against its own limit (catalog.contributions.changesets).
     sent = CardProposal.objects.filter(
         proposer=user, created_at__gte=since, changeset__isnull=True
     ).count()
     edited = ProposalEdit.objects.filter(editor=user, created_at__gte=since).count()
+    notes = CardNoteProposal.objects.filter(proposer=user, created_at__gte=since).count()
+    notes_edited = CardNoteEdit.objects.filter(editor=user, created_at__gte=since).count()
+    return sent + edited + notes + notes_edited
+
+
+def count_against_daily_limit(user) -> None:
+    """Lock the user's row and refuse one more proposal or edit beyond `PROPOSALS_PER_DAY`
+    (call inside the transaction that writes it)."""
+    # An edit is checked (and its scans processed) again: it counts as a proposal.
+    lock_user(user)
     limit = settings.PROPOSALS_PER_DAY
-    if sent + edited >= limit:
+    if proposals_today(user) >= limit:
         message = _(
             "You can send or edit %(limit)s proposals a day (each edit counts as one); "
             "try again tomorrow."
@@ -112,7 +130,7 @@ def proposal_create(
     if apply_now and not is_trusted(proposer):
         raise ProposalError([RowProblem(0, "", "Only trusted editors can apply at once.")])
     with transaction.atomic():
-        _lock_user_and_check_limit(proposer)
+        count_against_daily_limit(proposer)
         proposal = CardProposal.objects.create(
             proposer=proposer,
             card_set_id=row["card_set_id"],
@@ -151,7 +169,7 @@ def proposal_resubmit(
             CardProposal.Status.PENDING,
         ):
             raise ProposalError([RowProblem(0, "", "This proposal has been reviewed already.")])
-        _lock_user_and_check_limit(user)
+        count_against_daily_limit(user)
         ProposalEdit.objects.create(
             proposal=locked,
             editor=user,

@@ -17,9 +17,10 @@ from django.views.static import serve
 from cardsite.web.numbers import whole_number_or
 from catalog.card_format import PROPOSAL_FIELDS
 from catalog.card_words import field_label
-from catalog.contributions import changesets
+from catalog.contributions import changesets, notes
 from catalog.contributions import selectors as selectors
-from catalog.contributions.forms import ProposalForm, ReviewForm
+from catalog.contributions.forms import NoteForm, ProposalForm, ReviewForm
+from catalog.contributions.open_data import import_changeset
 from catalog.contributions.services import (
     ProposalChanged,
     ProposalError,
@@ -32,7 +33,8 @@ from catalog.contributions.services import (
     proposal_resubmit,
 )
 from catalog.importer import RowProblem, card_row
-from catalog.models import Card, CardProposal, CardScan, CardSet, Changeset
+from catalog.models import Card, CardNoteProposal, CardProposal, CardScan, CardSet, Changeset
+from catalog.opendata_import import ExportRejected, files_from_upload, read_export
 from catalog.scans import SCAN_PREFIX, UPLOAD_PREFIX
 
 
@@ -229,7 +231,11 @@ def review_queue(request):
     return render(
         request,
         "catalog/review_queue.html",
-        {"proposals": selectors.review_queue(), "changesets": selectors.pending_changesets()},
+        {
+            "proposals": selectors.review_queue(),
+            "changesets": selectors.pending_changesets(),
+            "notes": selectors.note_queue(),
+        },
     )
 
 
@@ -466,3 +472,229 @@ def changeset_review_view(request, pk):
         % {"a": accepted, "n": reviewed.proposals.count()},
     )
     return redirect(reviewed)
+
+
+# ----- errata and rulings ------------------------------------------------------------------
+
+
+def _note_kind(value) -> str:
+    kind = value if isinstance(value, str) else ""
+    return kind if kind in (CardNoteProposal.Kind.ERRATUM, CardNoteProposal.Kind.RULING) else ""
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def note_propose(request, card_id):
+    """Propose an erratum (`?kind=erratum`) or a ruling (`?kind=ruling`) for a card."""
+    card = get_object_or_404(Card, id=card_id.upper().replace("\x00", "")[:10])
+    kind = _note_kind(request.GET.get("kind")) or _note_kind(request.POST.get("kind"))
+    if not kind:
+        kind = CardNoteProposal.Kind.ERRATUM
+    if request.method == "POST":
+        form = NoteForm(request.POST, kind=kind)
+        if form.is_valid():
+            try:
+                proposal = notes.note_create(
+                    proposer=request.user, card=card, kind=kind, data=form.cleaned_data
+                )
+            except ProposalError as exc:
+                _show_problems(form, exc)
+            else:
+                messages.success(
+                    request, _("Thank you! Your proposal is waiting for an editor's review.")
+                )
+                return redirect(proposal.get_absolute_url())
+    else:
+        form = NoteForm(kind=kind)
+    return render(
+        request,
+        "catalog/note_propose.html",
+        {"form": form, "card": card, "kind": kind, "proposal": None},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+def _visible_note(request, pk) -> CardNoteProposal:
+    proposal = get_object_or_404(
+        CardNoteProposal.objects.select_related("proposer", "card", "reviewer"), pk=pk
+    )
+    if proposal.proposer_id != request.user.pk and not is_editor(request.user):
+        raise Http404
+    return proposal
+
+
+def _note_context(request, proposal: CardNoteProposal) -> dict:
+    labels = selectors.note_field_labels()
+    return {
+        "proposal": proposal,
+        "rows": [
+            {"field": name, "label": labels[name], "value": value}
+            for name, value in proposal.fields().items()
+        ],
+        "can_review": is_editor(request.user) or is_trusted(request.user),
+        "can_accept": (proposal.proposer_id != request.user.pk and is_editor(request.user))
+        or (proposal.proposer_id == request.user.pk and is_trusted(request.user)),
+    }
+
+
+@login_required
+@require_GET
+def note_detail(request, pk):
+    """A proposed erratum or ruling: its fields, and the review form for editors."""
+    proposal = _visible_note(request, pk)
+    return render(request, "catalog/note_detail.html", _note_context(request, proposal))
+
+
+@login_required
+@require_POST
+def note_review(request, pk):
+    """Accept, reject or send back an erratum or ruling, at the version the page showed: if
+    the proposer edited it since, nothing is done and the page answers 409 with what changed."""
+    proposal = _visible_note(request, pk)
+    if not (is_editor(request.user) or is_trusted(request.user)):
+        raise PermissionDenied
+    form = ReviewForm(request.POST)
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            for error in errors:
+                messages.error(request, f"{field}: {error}")
+        return render(
+            request, "catalog/note_detail.html", _note_context(request, proposal), status=400
+        )
+    action, reason = form.cleaned_data["action"], form.cleaned_data["reason"]
+    seen = form.cleaned_data["version"]
+    try:
+        if action == "accept":
+            notes.note_accept(proposal=proposal, reviewer=request.user, seen_version=seen)
+            messages.success(
+                request, _("Accepted: it now shows on %(id)s.") % {"id": proposal.card_id}
+            )
+        else:
+            status = (
+                CardNoteProposal.Status.REJECTED
+                if action == "reject"
+                else CardNoteProposal.Status.CHANGES_REQUESTED
+            )
+            notes.note_refuse(
+                proposal=proposal,
+                reviewer=request.user,
+                reason=reason,
+                status=status,
+                seen_version=seen,
+            )
+            messages.success(request, _("Answered; the proposer sees your reason."))
+    except ProposalChanged as exc:
+        context = _note_context(request, exc.proposal)
+        context["changed_since"] = selectors.note_changes_since(exc.proposal, exc.seen)
+        context["reason_given"] = reason
+        return render(request, "catalog/note_detail.html", context, status=409)
+    except ProposalError as exc:
+        for problem in exc.problems:
+            messages.error(request, str(problem).removeprefix("file, ").removeprefix("file: "))
+        context = _note_context(request, proposal)
+        context["reason_given"] = reason
+        return render(request, "catalog/note_detail.html", context, status=400)
+    if action == "accept":
+        return redirect("catalog:card-detail", proposal.card_id)
+    return redirect("catalog:review-queue")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def note_edit(request, pk):
+    """The proposer changes a pending erratum or ruling, or answers "changes requested"."""
+    proposal = get_object_or_404(
+        CardNoteProposal.objects.select_related("card"), pk=pk, proposer=request.user
+    )
+    if proposal.status not in (
+        CardNoteProposal.Status.PENDING,
+        CardNoteProposal.Status.CHANGES_REQUESTED,
+    ):
+        messages.error(request, _("This proposal has been reviewed already."))
+        return redirect(proposal.get_absolute_url())
+    if request.method == "POST":
+        form = NoteForm(request.POST, kind=proposal.kind)
+        if form.is_valid():
+            try:
+                notes.note_resubmit(proposal=proposal, user=request.user, data=form.cleaned_data)
+            except ProposalError as exc:
+                _show_problems(form, exc)
+            else:
+                messages.success(request, _("Changed; your proposal is waiting for review again."))
+                return redirect(proposal.get_absolute_url())
+    else:
+        form = NoteForm(
+            kind=proposal.kind,
+            initial={**proposal.fields(), "source": proposal.source, "note": proposal.note},
+        )
+    return render(
+        request,
+        "catalog/note_propose.html",
+        {"form": form, "card": proposal.card, "kind": proposal.kind, "proposal": proposal},
+        status=400 if request.method == "POST" else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def open_data_import(request):
+    """An editor uploads another instance's open-data export (a set's .json or a .zip of its
+    /data/ files); it becomes one changeset for review, never applied directly. Anyone else is
+    refused (403), a GET as well as a POST."""
+    if not is_editor(request.user):
+        raise PermissionDenied
+    values = {"instance": "", "note": ""}
+    problems: list[str] = []
+    status = 200
+    if request.method == "POST":
+        values = {name: request.POST.get(name, "") for name in values}
+        upload = request.FILES.get("export")
+        limit = settings.OPEN_DATA_IMPORT_MAX_BYTES
+        try:
+            if upload is None:
+                raise ProposalError([RowProblem(0, "export", _("choose the export's file"))])
+            if upload.size > limit:
+                raise ProposalError(
+                    [
+                        RowProblem(
+                            0,
+                            "export",
+                            _("is %(size)s bytes (at most %(limit)s)")
+                            % {"size": f"{upload.size:,}", "limit": f"{limit:,}"},
+                        )
+                    ]
+                )
+            name = (upload.name or "export.json").replace("\x00", "")[-100:]
+            export = read_export(files_from_upload(name, upload.read(limit + 1)))
+            changeset = import_changeset(
+                proposer=request.user,
+                export=export,
+                instance=values["instance"],
+                note=values["note"],
+            )
+        except ExportRejected as exc:
+            problems, status = exc.messages(), 400
+        except ProposalError as exc:
+            problems = [str(p).removeprefix("file, ").removeprefix("file: ") for p in exc.problems]
+            status = 400
+        else:
+            counts = export.counts()
+            messages.success(
+                request,
+                _(
+                    "The export is one changeset for review: %(new)s new, %(different)s "
+                    "different, %(same)s the same, %(kept)s samples kept. Nothing was applied."
+                )
+                % counts,
+            )
+            return redirect(changeset)
+    return render(
+        request,
+        "catalog/open_data_import.html",
+        {
+            "values": values,
+            "problems": problems,
+            "max_cards": settings.OPEN_DATA_IMPORT_MAX_CARDS,
+            "max_bytes": settings.OPEN_DATA_IMPORT_MAX_BYTES,
+        },
+        status=status,
+    )

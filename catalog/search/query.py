@@ -305,6 +305,7 @@ FIELD_ALIASES = {
     "year": "year",
     "is": "is",
     "not": "not",
+    "has": "has",
     "name": "name",
     "id": "id",
     "order": "order",
@@ -313,7 +314,7 @@ FIELD_ALIASES = {
 }
 KNOWN_FIELDS = (
     "set, kind, pos, team, person, rarity, effect, shoot, keep, def, number, year, "
-    "is, not, name, id, order, direction"
+    "is, not, has, name, id, order, direction"
 )
 
 KINDS = {
@@ -329,6 +330,7 @@ KINDS = {
 POSITIONS = ("FW", "MF", "DF", "GK")
 RARITIES = ("C", "U", "R", "SR")  # lowest to highest, as the card pool uses them
 IS_VALUES = {"sample": None, "pending": None, **KINDS}
+HAS_VALUES = {"errata": "errata", "erratum": "errata", "ruling": "ruling", "rulings": "ruling"}
 
 STAT_FIELDS = {"shoot": "shoot", "keep": "keep", "def": "defense", "defense": "defense"}
 NUMBER_COLUMNS = {
@@ -381,6 +383,14 @@ def pending_proposal_card_ids():
     from catalog.models import CardProposal
 
     return CardProposal.objects.filter(status=CardProposal.Status.PENDING).values("card_id")
+
+
+def noted_card_ids(what: str):
+    """Return a subquery of the card ids with an accepted erratum (`has:errata`) or ruling
+    (`has:ruling`)."""
+    from catalog.models import Erratum, Ruling
+
+    return (Erratum if what == "errata" else Ruling).objects.values("card_id")
 
 
 def _did_you_mean(word: str, choices) -> str:
@@ -715,6 +725,21 @@ class _Parser:
         return match
 
     not_term = is_term
+
+    def has_term(self, token: Token) -> Match:
+        """`has:errata`, `has:ruling`: cards with an accepted erratum or ruling."""
+        self.count_term(token)
+        value = normalize_text(token.value.strip())
+        what = HAS_VALUES.get(value)
+        if what is None:
+            raise QuerySyntaxError(
+                f'Unknown value "{token.value}" for "{token.field}"',
+                token.value_position,
+                _did_you_mean(value, HAS_VALUES) + "known: errata, ruling",
+            )
+        if what == "errata":
+            return Match(Q(id__in=noted_card_ids("errata")), "has errata", "has no errata")
+        return Match(Q(id__in=noted_card_ids("ruling")), "has a ruling", "has no ruling")
 
     def user_count_term(self, token: Token) -> Match:
         """A registered user-dependent number term, e.g. `owned>=2` (catalog/extensions.py)."""

@@ -132,7 +132,12 @@ def test_a_card_in_the_list_and_alone_is_the_card_in_the_catalog(client):
             "source": player.source,
         },
     }
-    assert client.get(f"/api/cards/{player.id}/").json() == expected[player.id]
+    # A card alone adds its accepted errata and rulings (none here) to the list's object.
+    assert client.get(f"/api/cards/{player.id}/").json() == {
+        **expected[player.id],
+        "errata": [],
+        "rulings": [],
+    }
     assert client.get("/api/cards/", {"q": f"id:{player.id}"}).json()["results"] == [
         expected[player.id]
     ]

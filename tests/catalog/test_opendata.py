@@ -89,3 +89,39 @@ def test_the_open_data_page_lists_every_set_and_unknown_files_are_404(client):
         assert client.get(f"/data/{bad}").status_code == 404, bad
     assert client.get("/data/index.json\x00").status_code == 400  # refused at the door
     assert client.post("/data/index.json").status_code == 405
+
+
+def test_a_cards_accepted_errata_and_rulings_are_in_its_set_document(alice, client):
+    from catalog.contributions.notes import note_accept, note_create
+
+    editor = get_user_model().objects.create_user("erin", "erin@example.com", "correct-horse-3")
+    editor.user_permissions.add(Permission.objects.get(codename="review_proposal"))
+    editor = get_user_model().objects.get(pk=editor.pk)
+    before = client.get("/data/sets/BS.json").json()
+    assert not any("errata" in c or "rulings" in c for c in before["cards"])  # optional, absent
+    Card.objects.filter(id="BS-012").update(is_sample=False)
+    card = Card.objects.get(id="BS-012")
+    erratum = {"printed_text": "Draw 2.", "current_text": "Draw 1.", "source": "FAQ"}
+    ruling = {"text": "Ends at the phase's end.", "ruling_date": "2002-04-01", "source": "Judge"}
+    note_accept(
+        proposal=note_create(proposer=alice, card=card, kind="erratum", data=erratum),
+        reviewer=editor,
+    )
+    pending = note_create(proposer=alice, card=card, kind="ruling", data=ruling)
+    document = client.get("/data/sets/BS.json").json()
+    jsonschema.validate(document, SCHEMA)
+    assert document["checksum"] == recomputed(document) != before["checksum"]
+    row = next(c for c in document["cards"] if c["id"] == "BS-012")
+    assert [(e["printed_text"], e["current_text"], e["source"]) for e in row["errata"]] == [
+        ("Draw 2.", "Draw 1.", "FAQ")
+    ]
+    assert (row["errata"][0]["proposed_by"], row["errata"][0]["accepted_by"]) == ("alice", "erin")
+    assert "rulings" not in row  # pending
+    note_accept(proposal=pending, reviewer=editor)
+    row = next(c for c in client.get("/data/sets/BS.json").json()["cards"] if c["id"] == "BS-012")
+    assert [(r["text"], r["date"]) for r in row["rulings"]] == [
+        ("Ends at the phase's end.", "2002-04-01")
+    ]
+    bad = {**row, "errata": [{"printed_text": "x"}]}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**document, "cards": [bad]}, SCHEMA)

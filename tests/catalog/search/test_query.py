@@ -432,12 +432,12 @@ def test_describe_says_the_query_in_plain_words():
         (
             "foo:bar",
             'Unknown field "foo" at column 1 (known: set, kind, pos, team, person, rarity, '
-            "effect, shoot, keep, def, number, year, is, not, name, id, order, direction)",
+            "effect, shoot, keep, def, number, year, is, not, has, name, id, order, direction)",
         ),
         (
             "x shot>3",
             'Unknown field "shot" at column 3 (did you mean "shoot"? known: set, kind, pos, '
-            "team, person, rarity, effect, shoot, keep, def, number, year, is, not, name, id, "
+            "team, person, rarity, effect, shoot, keep, def, number, year, is, not, has, name, id, "
             "order, direction)",
         ),
         ("shoot:x", '"shoot" needs a number at column 7'),
@@ -607,6 +607,10 @@ SYNTAX_PIECES = [
     "and",
     "set:",
     "set:BS",
+    "has:",
+    "has:errata",
+    "has:ruling",
+    "errata",
     "s:ＢＳ",
     "kind:gk",
     "pos:",

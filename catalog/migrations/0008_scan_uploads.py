@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('catalog', '0005_changesets'),
+        ('catalog', '0007_open_data_import'),
     ]
 
     operations = [
