@@ -261,6 +261,12 @@ SCAN_MAX_BYTES = env_int("SCAN_MAX_BYTES", 8_000_000)
 # PNG 0.41 s, WebP 0.95 s (random noise, the slowest WebP content, 10.6 MB), a 1-bit PNG 0.23 s.
 # At the old 40 MP the same WebP took 1.9 s and a 40 MP PNG 0.8 s; keep this under 1 s.
 SCAN_MAX_PIXELS = env_int("SCAN_MAX_PIXELS", 16_000_000)
+# A scan is decoded and resized by the control worker (catalog.tasks.scan_process), never on
+# the request thread. Past the soft limit the upload ends "failed" with a message; the hard limit
+# ends the task itself. The control worker runs the solo pool, where Celery enforces no time
+# limit: the task sets its own alarm for the soft limit (catalog.scans.scan_deadline).
+SCAN_PROCESS_SOFT_SECONDS = env_int("SCAN_PROCESS_SOFT_SECONDS", 10)
+SCAN_PROCESS_HARD_SECONDS = env_int("SCAN_PROCESS_HARD_SECONDS", 20)
 # Scans are served by the app after a permission check (catalog.contributions.views.scan_image):
 # the file itself, or, behind a web server, an empty answer carrying this header that tells the
 # server to send the file: "X-Accel-Redirect" (nginx; the prefix is an `internal` location's
@@ -281,6 +287,11 @@ PROPOSALS_PER_DAY = env_int("PROPOSALS_PER_DAY", 20)
 CHANGESET_MAX_ROWS = env_int("CHANGESET_MAX_ROWS", 300)
 CHANGESET_MAX_BYTES = env_int("CHANGESET_MAX_BYTES", 300_000)
 CHANGESETS_PER_DAY = env_int("CHANGESETS_PER_DAY", 10)
+# A changeset from the set grid may carry one scan a row (issue #24): at most this many files,
+# and this many bytes in all (each file also within SCAN_MAX_BYTES); past either, the whole
+# changeset is refused. Django itself refuses more than DATA_UPLOAD_MAX_NUMBER_FILES (100).
+CHANGESET_SCANS_MAX = env_int("CHANGESET_SCANS_MAX", 60)
+CHANGESET_SCANS_MAX_BYTES = env_int("CHANGESET_SCANS_MAX_BYTES", 120_000_000)
 # The licence the open-data export names (catalog/opendata.py): an SPDX id or a URL.
 CATALOG_LICENCE = os.environ.get("CATALOG_LICENCE", "CC-BY-4.0").strip()[:200] or "CC-BY-4.0"
 # Importing another instance's open-data export (catalog/opendata_import.py): cards in one

@@ -13,6 +13,7 @@ from catalog.models import (
     Erratum,
     Product,
     Ruling,
+    ScanUpload,
     Team,
 )
 
@@ -162,3 +163,17 @@ class RulingAdmin(_AcceptedNoteAdmin):
 class CardScanAdmin(admin.ModelAdmin):
     list_display = ["token", "side", "card", "proposal", "width", "height", "created_at"]
     readonly_fields = ["token", "width", "height", "thumbnail", "normal", "large"]
+
+
+@admin.register(ScanUpload)
+class ScanUploadAdmin(admin.ModelAdmin):
+    """Uploads waiting for, or failed at, the control worker (catalog.tasks.scan_process)."""
+
+    list_display = ["token", "side", "proposal", "status", "reason", "created_at", "updated_at"]
+    list_filter = ["status"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -393,7 +393,7 @@ class CardProposal(models.Model):
 class ProposalEdit(models.Model):
     """One time a proposer changed their proposal and sent it again.
 
-    An edit costs what a new proposal does (its fields are checked and its scans decoded and
+    An edit costs what a new proposal does (its fields are checked and its scans processed and
     resized again), so it counts against the same daily limit (`PROPOSALS_PER_DAY`).
     """
 
@@ -512,6 +512,67 @@ class CardScan(models.Model):
     @property
     def large_url(self) -> str:
         return self.url("large")
+
+
+def scan_upload_path(instance, filename: str) -> str:
+    return f"scan-uploads/{instance.token}/{filename}"
+
+
+class ScanUpload(models.Model):
+    """An uploaded scan waiting for the worker to decode it and make its sizes (issue #26).
+
+    The request only checks the file's header (catalog.scans.scan_probe) and stores its bytes
+    here; the control worker's task (catalog.tasks.scan_process) decodes them within a time
+    limit, makes the CardScan and deletes the raw file. A failed upload keeps its row, with
+    the message the proposer and the editors see, and no file.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Being processed")
+        DONE = "done", _("Processed")
+        FAILED = "failed", _("Failed")
+
+    token = models.CharField(max_length=32, unique=True)
+    proposal = models.ForeignKey(
+        CardProposal, on_delete=models.CASCADE, related_name="scan_uploads"
+    )
+    side = models.CharField(max_length=5, choices=CardScan.Side.choices)
+    # The name the file had on the proposer's machine (shown with a failure), at most 200.
+    name = models.CharField(max_length=200, blank=True)
+    raw = models.FileField(upload_to=scan_upload_path, max_length=200, blank=True)
+
+    class Reason(models.TextChoices):
+        UNREADABLE = "unreadable", "unreadable"
+        SLOW = "slow", "past the time limit"
+        MISSING = "missing", "raw file missing"
+        STALE = "stale", "never processed"
+
+    status = models.CharField(max_length=7, choices=Status.choices, default=Status.PENDING)
+    # Why it failed: pages say it in the reader's language (catalog.scans.failure_said); the
+    # message is the English sentence of the moment, for the admin and the logs.
+    reason = models.CharField(max_length=10, choices=Reason.choices, blank=True)
+    message = models.CharField(max_length=400, blank=True)
+    scan = models.ForeignKey(
+        CardScan, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(side__in=["front", "back"]), name="scan_upload_known_side"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "done", "failed"]),
+                name="scan_upload_known_status",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "created_at"], name="scan_upload_status_time")]
+
+    def __str__(self) -> str:
+        return f"{self.side} upload {self.token} ({self.status})"
 
 
 class CardNoteProposal(models.Model):

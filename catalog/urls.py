@@ -16,6 +16,7 @@ urlpatterns = [
     path("cards/propose/", contrib_views.propose, name="propose"),
     path("cards/<str:card_id>/history/", contrib_views.card_history, name="card-history"),
     path("proposals/<int:pk>/", contrib_views.proposal_detail, name="proposal-detail"),
+    path("proposals/<int:pk>/scans/", contrib_views.proposal_scans, name="proposal-scans"),
     path("proposals/<int:pk>/edit/", contrib_views.proposal_edit, name="proposal-edit"),
     path("proposals/<int:pk>/review/", contrib_views.proposal_review, name="proposal-review"),
     path("review/", contrib_views.review_queue, name="review-queue"),

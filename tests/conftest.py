@@ -196,6 +196,26 @@ def english_by_default():
     translation.activate(settings.LANGUAGE_CODE)
 
 
+@pytest.fixture(autouse=True)
+def scans_processed_inline(monkeypatch):
+    """Process an uploaded scan in the test's own process when its upload commits, through
+    the real task (catalog.tasks.scan_process, run by Celery's `apply`), instead of sending
+    it to a control worker. Like the simulation tests, which replace the publishing function
+    (play.simulations.queue.publish_chunk), not the app's configuration. A test client's
+    request commits inside the test's transaction: wrap it in
+    `django_capture_on_commit_callbacks(execute=True)` to see the task run."""
+    from django.conf import settings
+
+    if not settings.configured:
+        return
+    from catalog import scans
+    from catalog.tasks import scan_process
+
+    monkeypatch.setattr(
+        scans, "scan_publish", lambda upload_id: scan_process.apply(args=(upload_id,), throw=True)
+    )
+
+
 @pytest.fixture
 def alice(db):
     return get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")

@@ -162,6 +162,78 @@ def test_main_pages_in_japanese_have_no_english_ui_text(ja_client, path):
     assert english_in(page.content.decode(), _data_words()) == []
 
 
+def test_a_proposal_with_scans_being_processed_and_failed_is_japanese(
+    ja_client, alice, settings, tmp_path
+):
+    # Issue #26: a scan waits for the control worker, another failed there; both are said in
+    # the reader's language (the failure from its reason, not from the stored English text).
+    from catalog.contributions.services import proposal_create
+    from catalog.models import ScanUpload
+
+    settings.MEDIA_ROOT = tmp_path
+    proposal = proposal_create(
+        proposer=alice,
+        data={
+            "set": "BS",
+            "number": "12",
+            "name": "Real Striker",
+            "kind": "player",
+            "position": "FW",
+        },
+        source="自分のカード",
+    )
+    ScanUpload.objects.create(token="a" * 32, proposal=proposal, side="front", name="f.jpg")
+    ScanUpload.objects.create(
+        token="b" * 32,
+        proposal=proposal,
+        side="back",
+        name="b.jpg",
+        status="failed",
+        reason="slow",
+        message="Processing the image took longer than 10 seconds and was stopped.",
+    )
+    page = ja_client.get(proposal.get_absolute_url()).content.decode()
+    assert "表面のスキャン: 処理中…" in page and "秒以上かかったため中止しました" in page
+    assert english_in(page, _data_words() | {"Real", "Striker"}) == []
+
+
+def test_a_changeset_with_scans_being_processed_and_failed_is_japanese(
+    ja_client, alice, settings, tmp_path
+):
+    from catalog.contributions.changesets import changeset_create
+    from catalog.models import ScanUpload
+
+    settings.MEDIA_ROOT = tmp_path
+    rows = [
+        (
+            2,
+            {"set": "BS", "number": "12", "name": "Real Striker", "kind": "player"}
+            | {"position": "FW"},
+        ),
+        (
+            3,
+            {"set": "BS", "number": "13", "name": "Real Keeper", "kind": "player"}
+            | {"position": "DF"},
+        ),
+    ]
+    changeset, _ = changeset_create(proposer=alice, rows=rows, source="自分のカード")
+    twelve, thirteen = changeset.proposals.order_by("number")
+    ScanUpload.objects.create(token="c" * 32, proposal=twelve, side="front", name="12.jpg")
+    ScanUpload.objects.create(
+        token="d" * 32,
+        proposal=thirteen,
+        side="front",
+        name="13.jpg",
+        status="failed",
+        reason="unreadable",
+        message="The file is not an image that can be read.",
+    )
+    page = ja_client.get(changeset.get_absolute_url()).content.decode()
+    assert "表面のスキャン: 処理中…" in page and 'id="changeset-scans-pending"' in page
+    words = _data_words() | {"Real", "Striker", "Keeper"}
+    assert english_in(page, words) == []
+
+
 @pytest.mark.parametrize(
     ("path", "status"),
     [("/cards/NO-SUCH-CARD/", 404), ("/review/", 403), ("/collection/settings/", 405)],

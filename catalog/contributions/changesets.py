@@ -35,7 +35,8 @@ from catalog.importer import (
     read_csv,
     real_cards_overwritten,
 )
-from catalog.models import Card, CardProposal, Changeset
+from catalog.models import Card, CardProposal, CardScan, Changeset, ScanUpload
+from catalog.scans import ScanError, scan_probe, scan_upload_store
 
 ACCEPT, REJECT = "accept", "reject"
 
@@ -112,15 +113,63 @@ def _lock_user_and_check_limit(user) -> None:
         )
 
 
+def _check_scans(scans: dict[int, object], lines: dict[int, tuple[int, str]]) -> list:
+    """Return the problems of a changeset's scans (one a set number), each naming its row:
+    a number no row was sent for, too many files or bytes in all, a file refused by its header
+    (scan_probe: format, pixel size, byte size). Nothing is decoded here (issue #26)."""
+    problems = []
+    if len(scans) > settings.CHANGESET_SCANS_MAX:
+        problems.append(
+            RowProblem(
+                0,
+                "scan",
+                f"{len(scans)} scans; a changeset carries at most {settings.CHANGESET_SCANS_MAX}",
+            )
+        )
+    total = sum(upload.size for upload in scans.values())
+    if total > settings.CHANGESET_SCANS_MAX_BYTES:
+        limit = settings.CHANGESET_SCANS_MAX_BYTES
+        problems.append(
+            RowProblem(
+                0,
+                "scan",
+                f"the scans come to {total:,} bytes; a changeset carries at most {limit:,} "
+                f"({limit // 1_000_000} MB): send the rest in another changeset",
+            )
+        )
+    for number, upload in sorted(scans.items()):
+        if number not in lines:
+            problems.append(
+                RowProblem(0, "scan", f"a scan was given for number {number}, but no row for it")
+            )
+            continue
+        line, card = lines[number]
+        try:
+            scan_probe(upload)
+        except ScanError as exc:
+            problems.append(RowProblem(line, "scan", f"{card} ({upload.name}): {exc}"))
+    return problems
+
+
 def changeset_create(
-    *, proposer, rows: list[tuple[int, dict]], source: str, note: str = ""
+    *,
+    proposer,
+    rows: list[tuple[int, dict]],
+    source: str,
+    note: str = "",
+    scans: dict[int, object] | None = None,
 ) -> tuple[Changeset, int]:
     """Record the rows that differ from the catalogue as one changeset of one set; return it
     and the number of rows left out because they change nothing.
 
-    Every row is checked first; any problem (a bad field, a row of another set, a number given
-    twice, too many rows) raises ProposalError naming each row and field, and nothing is saved.
+    `scans` gives a row's scan of the front by set number (the set grid); a row with a scan is
+    proposed even if its fields are the catalogue's. The scans are stored for the control
+    worker (catalog.tasks.scan_process), never decoded here. Every row and scan is checked
+    first; any problem (a bad field, a row of another set, a number given twice, too many rows,
+    a scan refused or over the changeset's caps) raises ProposalError naming each row and
+    field, and nothing is saved.
     """
+    scans = scans or {}
     if not proposer.is_authenticated:
         raise ProposalError([RowProblem(0, "", "Sign in to propose cards.")])
     source = clean_text(source, "source", 200, required=True)
@@ -170,11 +219,16 @@ def changeset_create(
                 f"one changeset holds one set's cards; these rows name {', '.join(sorted(sets))}",
             )
         )
+    lines = {row["number"]: (line, row["id"]) for line, _data, row in checked}
+    if scans and not problems:  # the rows first: a scan's row must be one that is sent
+        problems += _check_scans(scans, lines)
     if problems:
         raise ProposalError(sorted(problems, key=lambda p: p.line))
     current = Card.objects.in_bulk(list(seen))
     changed = [
-        (line, data, row) for line, data, row in checked if _differs(current.get(row["id"]), row)
+        (line, data, row)
+        for line, data, row in checked
+        if row["number"] in scans or _differs(current.get(row["id"]), row)
     ]
     unchanged = len(checked) - len(changed)
     if not changed:
@@ -199,6 +253,10 @@ def changeset_create(
             )
             for _line, data, row in changed
         )
+        if scans:
+            by_number = {p.number: p for p in changeset.proposals.all()}
+            for number, upload in sorted(scans.items()):
+                scan_upload_store(upload=upload, side="front", proposal=by_number[number])
         catalog_bump()  # `is:pending` answers change with the proposals
     return changeset, unchanged
 
@@ -241,6 +299,15 @@ def changeset_review(
                     )
                 )
         accepted = [p for p in proposals if decisions.get(p.pk, Decision(REJECT)).action == ACCEPT]
+        if reviewer.pk != locked.proposer_id:
+            # An editor accepts only scans they could see (as for a single proposal).
+            waiting = ScanUpload.objects.filter(
+                proposal__in=accepted, status=ScanUpload.Status.PENDING
+            ).values_list("proposal__card_id", flat=True)
+            problems += [
+                RowProblem(0, "scan", f"{card_id}: its scan is still being processed; wait")
+                for card_id in sorted(waiting)
+            ]
         rows = []
         for proposal in accepted:
             if locked.origin is not None:  # an open-data import: the export's own card row
@@ -296,6 +363,13 @@ def changeset_review(
             proposal.reason = decision.reason.strip()[:2000] if decision.action == REJECT else ""
             proposal.reviewer, proposal.reviewed_at = reviewer, now
         CardProposal.objects.bulk_update(proposals, ["status", "reason", "reviewer", "reviewed_at"])
+        for proposal in proposals:
+            if proposal.status == CardProposal.Status.ACCEPTED:
+                CardScan.objects.filter(proposal=proposal).update(card_id=proposal.card_id)
+        refused = [p for p in proposals if p.status == CardProposal.Status.REJECTED]
+        # A rejected card's scans are not kept: rows now, files once this commits.
+        CardScan.objects.filter(proposal__in=refused).delete()
+        ScanUpload.objects.filter(proposal__in=refused).delete()
         locked.status, locked.reviewer, locked.reviewed_at = (
             Changeset.Status.REVIEWED,
             reviewer,

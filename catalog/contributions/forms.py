@@ -13,7 +13,7 @@ from catalog.contributions.notes import note_check
 from catalog.contributions.services import ProposalError, proposal_check
 from catalog.importer import card_row
 from catalog.models import Card, CardSet, Team
-from catalog.scans import ScanError, scan_check
+from catalog.scans import ScanError, scan_probe
 
 
 class ProposalForm(forms.Form):
@@ -73,15 +73,18 @@ class ProposalForm(forms.Form):
         ]
         if not trusted:
             del self.fields["apply_now"]
-        self.images = {}
+        self.scans = {}
 
     def _clean_scan(self, side: str):
+        # The header only (format, pixel size, byte size): the pixels are decoded by the
+        # control worker (catalog.tasks.scan_process), never on the request thread.
         upload = self.cleaned_data.get(side)
         if upload:
             try:
-                self.images[side] = scan_check(upload)
+                scan_probe(upload)
             except ScanError as exc:
                 raise forms.ValidationError(str(exc)) from None
+            self.scans[side] = upload
         return upload
 
     def clean_front(self):

@@ -19,7 +19,9 @@ from catalog.models import (
     Changeset,
     Erratum,
     Ruling,
+    ScanUpload,
 )
+from catalog.scans import failure_said
 
 
 def pending_changesets():
@@ -42,15 +44,28 @@ def changeset_review_rows(changeset: Changeset) -> list[dict]:
             "team"
         )
     }
+    scans: dict[int, list] = {}
+    for scan in CardScan.objects.filter(proposal__in=proposals):
+        scans.setdefault(scan.proposal_id, []).append(scan)
+    uploads: dict[int, list] = {}
+    for upload in ScanUpload.objects.filter(proposal__in=proposals).exclude(
+        status=ScanUpload.Status.DONE
+    ):
+        upload.said = failure_said(upload)
+        uploads.setdefault(upload.proposal_id, []).append(upload)
     rows = []
     for proposal in proposals:
         card = cards.get(proposal.card_id)
         diff = field_diff(card_row(card) if card else None, proposal_result(proposal))
+        waiting = uploads.get(proposal.pk, [])
         rows.append(
             {
                 "proposal": proposal,
                 "card": card,
                 "diff": [row for row in diff if row["changed"]],
+                "scans": by_side(scans.get(proposal.pk, [])),
+                "uploads_pending": [u for u in waiting if u.status == ScanUpload.Status.PENDING],
+                "uploads_failed": [u for u in waiting if u.status == ScanUpload.Status.FAILED],
             }
         )
     return rows
@@ -132,6 +147,20 @@ def proposal_review(proposal: CardProposal) -> dict:
         "scans": by_side(proposal.scans.all()),
         "card_scans": card_scans(card) if card else {},
         "beside": proposals_beside(proposal),
+        **scan_uploads(proposal),
+    }
+
+
+def scan_uploads(proposal: CardProposal) -> dict:
+    """Return the proposal's uploads still being processed and those that failed (with their
+    messages); a processed one shows as its scan."""
+    rows = list(proposal.scan_uploads.exclude(status=ScanUpload.Status.DONE))
+    pending = [row for row in rows if row.status == ScanUpload.Status.PENDING]
+    for row in rows:
+        row.said = failure_said(row)
+    return {
+        "uploads_pending": pending,
+        "uploads_failed": [row for row in rows if row.status == ScanUpload.Status.FAILED],
     }
 
 

@@ -17,8 +17,15 @@ from django.utils.translation import gettext as _
 from catalog.cache import catalog_bump
 from catalog.card_format import PROPOSAL_FIELDS
 from catalog.importer import CardRules, RowProblem, apply_rows, validate_card
-from catalog.models import Card, CardNoteEdit, CardNoteProposal, CardProposal, ProposalEdit
-from catalog.scans import scan_create
+from catalog.models import (
+    Card,
+    CardNoteEdit,
+    CardNoteProposal,
+    CardProposal,
+    ProposalEdit,
+    ScanUpload,
+)
+from catalog.scans import ScanError, scan_upload_store
 
 
 class ProposalError(Exception):
@@ -74,7 +81,7 @@ def proposals_today(user) -> int:
 def count_against_daily_limit(user) -> None:
     """Lock the user's row and refuse one more proposal or edit beyond `PROPOSALS_PER_DAY`
     (call inside the transaction that writes it)."""
-    # An edit is checked (and its scans decoded) again: it counts as a proposal.
+    # An edit is checked (and its scans processed) again: it counts as a proposal.
     lock_user(user)
     limit = settings.PROPOSALS_PER_DAY
     if proposals_today(user) >= limit:
@@ -109,9 +116,11 @@ def proposal_create(
     scans: dict | None = None,
     apply_now: bool = False,
 ) -> CardProposal:
-    """Record a proposal (with checked scan images by side); a trusted editor may apply it now.
+    """Record a proposal (with scan uploads by side); a trusted editor may apply it now.
 
-    Raise ProposalError and save nothing when anything is wrong (fields, limit, permission).
+    The uploads are checked from their headers and stored; the control worker decodes them
+    after the commit (`_store_scans`). Raise ProposalError and save nothing when anything is
+    wrong (fields, a scan's header, limit, permission).
     """
     if not proposer.is_authenticated:
         raise ProposalError([RowProblem(0, "", "Sign in to propose a card.")])
@@ -131,8 +140,7 @@ def proposal_create(
             source=source,
             note=note,
         )
-        for side, image in (scans or {}).items():
-            scan_create(image=image, side=side, proposal=proposal)
+        _store_scans(proposal, scans)
         if apply_now:
             proposal = proposal_accept(proposal=proposal, reviewer=proposer)
         catalog_bump()  # `is:pending` answers change with the proposals
@@ -182,11 +190,28 @@ def proposal_resubmit(
         locked.source, locked.note = source, note
         locked.status = CardProposal.Status.PENDING
         locked.save()
-        for side, image in (scans or {}).items():
+        for side in scans or {}:
+            # A new file of a side replaces the proposal's scan of it and any upload of it
+            # still waiting (whose task then finds no row and does nothing).
             locked.scans.filter(side=side).delete()
-            scan_create(image=image, side=side, proposal=locked)
+            locked.scan_uploads.filter(side=side).delete()
+        _store_scans(locked, scans)
         catalog_bump()
     return locked
+
+
+def _store_scans(proposal: CardProposal, scans: dict | None) -> None:
+    """Store each side's upload for the control worker (its header checked, nothing decoded)."""
+    for side, upload in (scans or {}).items():
+        try:
+            scan_upload_store(upload=upload, side=side, proposal=proposal)
+        except ScanError as exc:
+            raise ProposalError([RowProblem(0, side, str(exc))]) from None
+
+
+def scans_pending(proposal: CardProposal) -> bool:
+    """Return whether any scan upload of the proposal is still waiting for the worker."""
+    return proposal.scan_uploads.filter(status=ScanUpload.Status.PENDING).exists()
 
 
 class ProposalChanged(Exception):
@@ -240,6 +265,22 @@ def proposal_accept(
     check_reviewer(proposal, reviewer, accepting=True)
     with transaction.atomic():
         locked = _lock_pending(proposal, seen_version)
+        # An editor accepts only scans they could see: while one is being processed, wait.
+        # The trusted proposer's own "apply at once" goes ahead; its scans join the card
+        # when the worker has made them (catalog.scans._finish).
+        if reviewer.pk != locked.proposer_id and scans_pending(locked):
+            raise ProposalError(
+                [
+                    RowProblem(
+                        0,
+                        "",
+                        _(
+                            "A scan of this proposal is still being processed; "
+                            "reload the page in a moment and review it then."
+                        ),
+                    )
+                ]
+            )
         row = proposal_check(locked.data)  # the catalog may have changed since it was sent
         row["source"] = locked.source
         apply_rows(
@@ -269,6 +310,7 @@ def _refuse(proposal, reviewer, reason: str, status, seen_version=None) -> CardP
         if status == CardProposal.Status.REJECTED:
             # A rejected proposal's scans are not kept: rows now, files once this commits.
             locked.scans.all().delete()
+            locked.scan_uploads.all().delete()
         locked.reason = reason
         locked.reviewer = reviewer
         locked.reviewed_at = timezone.now()

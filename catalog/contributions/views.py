@@ -1,11 +1,13 @@
 """Contribution pages: propose a card, the review queue and page, a card's history."""
 
+import posixpath
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.files.storage import default_storage
-from django.http import FileResponse, Http404, HttpResponse
+from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -33,7 +35,7 @@ from catalog.contributions.services import (
 from catalog.importer import RowProblem, card_row
 from catalog.models import Card, CardNoteProposal, CardProposal, CardScan, CardSet, Changeset
 from catalog.opendata_import import ExportRejected, files_from_upload, read_export
-from catalog.scans import SCAN_PREFIX
+from catalog.scans import SCAN_PREFIX, UPLOAD_PREFIX
 
 
 def _int(value) -> int | None:
@@ -66,7 +68,7 @@ def propose(request):
                     data=form.card_data,
                     source=form.cleaned_data["source"],
                     note=form.cleaned_data["note"],
-                    scans=form.images,
+                    scans=form.scans,
                     apply_now=form.cleaned_data.get("apply_now", False),
                 )
             except ProposalError as exc:
@@ -117,6 +119,20 @@ def proposal_detail(request, pk):
     """The review page: the proposal, the card as it is now, the difference and the scans."""
     proposal = _visible_proposal(request, pk)
     return render(request, "catalog/proposal_detail.html", _detail_context(request, proposal))
+
+
+@login_required
+@require_GET
+def proposal_scans(request, pk):
+    """How many of the proposal's scan uploads are still being processed, and how many failed
+    (JSON, polled by static/js/scan_wait.js while the page shows one being processed)."""
+    proposal = _visible_proposal(request, pk)
+    uploads = selectors.scan_uploads(proposal)
+    response = JsonResponse(
+        {"pending": len(uploads["uploads_pending"]), "failed": len(uploads["uploads_failed"])}
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @login_required
@@ -187,7 +203,7 @@ def proposal_edit(request, pk):
                     data=form.card_data,
                     source=form.cleaned_data["source"],
                     note=form.cleaned_data["note"],
-                    scans=form.images,
+                    scans=form.scans,
                 )
             except ProposalError as exc:
                 _show_problems(form, exc)
@@ -267,9 +283,11 @@ def scan_image(request, token, size):
 def scan_file(request, path):
     """Serve an uploaded file from MEDIA_ROOT while SERVE_MEDIA is on (development).
 
-    Scans are never served here: only through `scan_image`, which checks who may see them.
+    Scans are never served here: only through `scan_image`, which checks who may see them; nor
+    are raw uploads waiting for the worker (they still carry their EXIF data).
     """
-    if not settings.SERVE_MEDIA or path.startswith(f"{SCAN_PREFIX}/"):
+    top = posixpath.normpath("/" + path).lstrip("/").split("/", 1)[0]
+    if not settings.SERVE_MEDIA or top in (SCAN_PREFIX, UPLOAD_PREFIX):
         raise Http404
     return serve(request, path, document_root=settings.MEDIA_ROOT)
 
@@ -319,6 +337,22 @@ def set_grid(request, code):
     )
 
 
+def _grid_scans(files) -> dict[int, object]:
+    """Return the set grid's scans by set number: one file a row, in fields `scan-<number>`."""
+    scans = {}
+    for key in files:
+        number = _int(key.removeprefix("scan-")) if key.startswith("scan-") else None
+        if number is None or number < 1:
+            raise ProposalError([RowProblem(0, "scan", f"unknown file field {key[:40]!r}")])
+        uploads = files.getlist(key)
+        if len(uploads) > 1:
+            raise ProposalError(
+                [RowProblem(0, "scan", f"number {number}: one scan a row ({len(uploads)} given)")]
+            )
+        scans[number] = uploads[0]
+    return scans
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def changeset_new(request):
@@ -333,7 +367,11 @@ def changeset_new(request):
         try:
             rows = changesets.rows_from_text(values["rows"])
             changeset, unchanged = changesets.changeset_create(
-                proposer=request.user, rows=rows, source=values["source"], note=values["note"]
+                proposer=request.user,
+                rows=rows,
+                source=values["source"],
+                note=values["note"],
+                scans=_grid_scans(request.FILES),
             )
         except ProposalError as exc:
             problems = [str(p).removeprefix("file, ").removeprefix("file: ") for p in exc.problems]
@@ -381,9 +419,11 @@ def _changeset_context(request, changeset: Changeset) -> dict:
         is_editor(request.user)
         and (changeset.proposer_id != request.user.pk or is_trusted(request.user))
     )
+    rows = selectors.changeset_review_rows(changeset)
     return {
         "changeset": changeset,
-        "rows": selectors.changeset_review_rows(changeset),
+        "rows": rows,
+        "scans_pending": any(row["uploads_pending"] for row in rows),
         "conflicts": changesets.changeset_conflicts(changeset),
         "can_review": can_review,
     }

@@ -3,7 +3,11 @@
 // in the same column; a spreadsheet's cells pasted into a cell fill the grid from there. Changed
 // cells are marked, the draft is kept in localStorage (it survives a reload) until the
 // changeset is sent, and only the changed rows are sent, as the tab-separated rows the
-// changeset form reads (catalog/contributions/changesets.py).
+// changeset form reads (catalog/contributions/changesets.py). A row may carry one scan of the
+// card's front: chosen in its own cell, or from one chooser that takes many files at once and
+// gives each to the row its file name names (BS-012.jpg, 012-front.png, 12.jpg); a file that
+// names no row is listed and not sent. Files cannot be kept in localStorage: the draft keeps
+// only which rows had a scan, to say so after a reload.
 (function () {
   "use strict";
   const grid = document.getElementById("set-grid");
@@ -12,30 +16,35 @@
   const set = grid.dataset.set;
   const fields = grid.dataset.fields.split(" ");
   const key = "cardlab-grid-draft:" + set;
+  const scansKey = "cardlab-grid-scans:" + set; // the numbers of the rows that had a scan
   const rows = Array.from(grid.tBodies[0].rows);
   const status = document.getElementById("grid-status");
 
-  const cell = (row, column) => row && row.cells[column + 1] && row.cells[column + 1].querySelector("input");
+  const cell = (row, column) => row && row.cells[column + 1] && row.cells[column + 1].querySelector("input[data-field]");
   const where = (input) => {
     const row = input.closest("tr");
     return [rows.indexOf(row), fields.indexOf(input.dataset.field)];
   };
   const changed = (input) => input.value !== input.dataset.original;
 
+  const scanOf = (row) => row.querySelector("input[data-scan]");
+  const hasScan = (row) => scanOf(row).files.length > 0;
+
   function mark(row) {
     let any = false;
-    row.querySelectorAll("input").forEach((input) => {
+    row.querySelectorAll("input[data-field]").forEach((input) => {
       const on = changed(input);
       input.classList.toggle("changed", on);
       any = any || on;
     });
-    row.classList.toggle("changed", any);
+    row.classList.toggle("has-scan", hasScan(row));
+    row.classList.toggle("changed", any || hasScan(row)); // a scan alone is a change to send
   }
 
   function draft() {
     const out = {};
     rows.forEach((row) => {
-      row.querySelectorAll("input").forEach((input) => {
+      row.querySelectorAll("input[data-field]").forEach((input) => {
         if (changed(input)) (out[row.dataset.number] ||= {})[input.dataset.field] = input.value;
       });
     });
@@ -64,14 +73,93 @@
     status.querySelector("[data-changed-count]").textContent = n;
   }
 
+  function restoreScans() {
+    let numbers = null;
+    try { numbers = JSON.parse(localStorage.getItem(scansKey) || "null"); } catch (e) { numbers = null; }
+    if (!numbers || !numbers.length) return;
+    const dropped = document.getElementById("grid-scans-dropped");
+    dropped.querySelector("[data-dropped-list]").textContent =
+      numbers.map((n) => set + "-" + String(n).padStart(3, "0")).join(", ");
+    dropped.hidden = false;
+  }
+
+  function saveScans() {
+    const numbers = rows.filter(hasScan).map((row) => Number(row.dataset.number));
+    try {
+      if (numbers.length) localStorage.setItem(scansKey, JSON.stringify(numbers));
+      else localStorage.removeItem(scansKey);
+    } catch (e) { /* storage full or off */ }
+    document.querySelector("[data-scan-count]").textContent = numbers.length;
+  }
+
+  function showScan(row) {
+    const file = scanOf(row).files[0];
+    row.querySelector("[data-scan-name]").textContent = file ? file.name : "";
+    row.querySelector("[data-scan-clear]").hidden = !file;
+    mark(row);
+    count();
+    saveScans();
+  }
+
+  function setScan(row, file) {
+    const list = new DataTransfer();
+    if (file) list.items.add(file);
+    scanOf(row).files = list.files;
+    showScan(row);
+  }
+
+  // The set number a file's name gives: an optional set code, then the number first
+  // ("BS-012.jpg", "bs_12-front.png", "012-front.png", "12.jpg"); null when it names none.
+  const codeFirst = new RegExp("^" + set.replace(/[^A-Za-z0-9]/g, "") + "[-_ ]?", "i");
+  function numberOf(name) {
+    const base = name.replace(/\.[A-Za-z0-9]+$/, "").trim().replace(codeFirst, "");
+    const found = base.match(/^0*(\d{1,3})(?!\d)/);
+    return found ? String(parseInt(found[1], 10)) : null;
+  }
+
+  const chooser = document.getElementById("grid-scans");
+  const scanBox = document.getElementById("grid-scans-box");
+  const unmatchedBox = document.getElementById("grid-scans-unmatched");
+  chooser.addEventListener("change", () => {
+    const byNumber = new Map(rows.map((row) => [row.dataset.number, row]));
+    const given = new Set();
+    const unmatched = [];
+    Array.from(chooser.files).forEach((file) => {
+      const number = numberOf(file.name);
+      const row = number && byNumber.get(number);
+      if (!row) unmatched.push(file.name + ": " + scanBox.dataset.noRow);
+      else if (given.has(number)) unmatched.push(file.name + ": " + scanBox.dataset.givenTwice);
+      else {
+        given.add(number);
+        setScan(row, file);
+      }
+    });
+    const list = unmatchedBox.querySelector("ul");
+    list.replaceChildren(...unmatched.map((text) => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      return item;
+    }));
+    unmatchedBox.hidden = !unmatched.length;
+    chooser.value = ""; // the files now sit in their rows' own inputs
+    document.getElementById("grid-scans-dropped").hidden = true;
+  });
+  grid.addEventListener("change", (event) => {
+    if (event.target.matches("input[data-scan]")) showScan(event.target.closest("tr"));
+  });
+  grid.addEventListener("click", (event) => {
+    if (event.target.matches("[data-scan-clear]")) setScan(event.target.closest("tr"), null);
+  });
+
   function restore() {
+    restoreScans();
     let data = null;
     try { data = JSON.parse(localStorage.getItem(key) || "null"); } catch (e) { data = null; }
     if (!data) return;
     rows.forEach((row) => {
       const values = data[row.dataset.number];
       if (!values) return;
-      row.querySelectorAll("input").forEach((input) => {
+      row.querySelectorAll("input[data-field]").forEach((input) => {
         if (Object.prototype.hasOwnProperty.call(values, input.dataset.field)) {
           input.value = values[input.dataset.field];
         }
@@ -175,15 +263,23 @@
       lines.push([set, row.dataset.number, ...values].join("\t"));
     });
     form.querySelector("textarea[name=rows]").value = lines.join("\n") + "\n";
-    rows.forEach((row) => row.querySelectorAll("input").forEach((input) => input.removeAttribute("name")));
+    rows.forEach((row) => {
+      row.querySelectorAll("input[data-field]").forEach((input) => input.removeAttribute("name"));
+      const scan = scanOf(row);
+      if (hasScan(row)) scan.name = "scan-" + row.dataset.number; // read by catalog views._grid_scans
+      else scan.removeAttribute("name");
+    });
   });
 
   status.querySelector("[data-discard-draft]").addEventListener("click", () => {
     try { localStorage.removeItem(key); } catch (e) { /* nothing kept */ }
     rows.forEach((row) => {
-      row.querySelectorAll("input").forEach((input) => { input.value = input.dataset.original; });
+      row.querySelectorAll("input[data-field]").forEach((input) => { input.value = input.dataset.original; });
+      if (hasScan(row)) setScan(row, null);
       mark(row);
     });
+    try { localStorage.removeItem(scansKey); } catch (e) { /* nothing kept */ }
+    document.getElementById("grid-scans-dropped").hidden = true;
     status.querySelector("[data-draft-note]").hidden = true;
     count();
   });

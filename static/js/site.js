@@ -49,7 +49,10 @@
   // A set grid's draft (set_grid.js) goes once its changeset was sent (changeset_detail.html).
   function clearGridDraft() {
     document.querySelectorAll("[data-clear-grid-draft]").forEach(function (el) {
-      try { localStorage.removeItem("cardlab-grid-draft:" + el.dataset.clearGridDraft); } catch (e) { /* none */ }
+      try {
+        localStorage.removeItem("cardlab-grid-draft:" + el.dataset.clearGridDraft);
+        localStorage.removeItem("cardlab-grid-scans:" + el.dataset.clearGridDraft);
+      } catch (e) { /* none */ }
     });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", clearGridDraft); else clearGridDraft();

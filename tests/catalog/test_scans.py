@@ -44,10 +44,22 @@ def upload(content: bytes, name="front.jpg", kind="image/jpeg"):
     return SimpleUploadedFile(name, content, content_type=kind)
 
 
-def test_a_photo_is_kept_in_three_sizes_without_its_exif_data(alice_client, media):
+@pytest.fixture
+def send(django_capture_on_commit_callbacks):
+    """Post through a client and run what its commit queued: the scan processing task (run
+    inline by the autouse fixture of tests/conftest.py, as the control worker would run it)."""
+
+    def post(client, url, data, **extra):
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post(url, data, **extra)
+
+    return post
+
+
+def test_a_photo_is_kept_in_three_sizes_without_its_exif_data(alice_client, media, send):
     original = jpeg()
     assert Image.open(io.BytesIO(original)).getexif()  # the upload does carry EXIF
-    response = alice_client.post("/cards/propose/", {**FORM, "front": upload(original)})
+    response = send(alice_client, "/cards/propose/", {**FORM, "front": upload(original)})
     assert response.status_code == 302
     scan = CardScan.objects.get()
     assert (scan.side, scan.width, scan.height) == ("front", 900, 1260)
@@ -121,10 +133,10 @@ def test_a_gif_is_refused_by_format(alice_client):
     assert "GIF images are not accepted" in response.content.decode()
 
 
-def test_an_accepted_scan_appears_on_the_card_page(alice, alice_client, bob, client):
+def test_an_accepted_scan_appears_on_the_card_page(alice, alice_client, bob, client, send):
     from catalog.contributions.services import proposal_accept
 
-    alice_client.post("/cards/propose/", {**FORM, "front": upload(jpeg())})
+    send(alice_client, "/cards/propose/", {**FORM, "front": upload(jpeg())})
     bob.is_staff = True
     bob.save()
     proposal_accept(proposal=CardProposal.objects.get(), reviewer=bob)
@@ -133,11 +145,11 @@ def test_an_accepted_scan_appears_on_the_card_page(alice, alice_client, bob, cli
     assert scan.card_id == "BS-012" and scan.normal_url in page and scan.thumbnail_url in page
 
 
-def test_the_front_scan_is_shown_before_the_back(alice, alice_client, bob, client):
+def test_the_front_scan_is_shown_before_the_back(alice, alice_client, bob, client, send):
     from catalog.contributions.services import proposal_accept
 
     files = {"front": upload(jpeg()), "back": upload(jpeg(), name="back.jpg")}
-    alice_client.post("/cards/propose/", {**FORM, **files})
+    send(alice_client, "/cards/propose/", {**FORM, **files})
     front, back = (CardScan.objects.get(side=side) for side in ("front", "back"))
     assert back.created_at >= front.created_at  # the newest first would put the back first
     proposal = CardProposal.objects.get()
@@ -199,12 +211,12 @@ def test_an_edit_that_replaces_a_scan_deletes_the_old_row_its_files_and_folder(
 
 
 def test_rejecting_a_proposal_deletes_its_scans_and_their_files(
-    alice_client, bob, media, django_capture_on_commit_callbacks
+    alice_client, bob, media, django_capture_on_commit_callbacks, send
 ):
     from catalog.contributions.services import proposal_reject
 
     files = {"front": upload(jpeg()), "back": upload(jpeg(), name="back.jpg")}
-    alice_client.post("/cards/propose/", {**FORM, **files})
+    send(alice_client, "/cards/propose/", {**FORM, **files})
     assert CardScan.objects.count() == 2 and len(scan_files(media)) == 8
     bob.is_staff = True
     bob.save()
@@ -215,11 +227,11 @@ def test_rejecting_a_proposal_deletes_its_scans_and_their_files(
 
 
 def test_asking_for_changes_keeps_the_scans(
-    alice_client, bob, media, django_capture_on_commit_callbacks
+    alice_client, bob, media, django_capture_on_commit_callbacks, send
 ):
     from catalog.contributions.services import proposal_request_changes
 
-    alice_client.post("/cards/propose/", {**FORM, "front": upload(jpeg())})
+    send(alice_client, "/cards/propose/", {**FORM, "front": upload(jpeg())})
     bob.is_staff = True
     bob.save()
     with django_capture_on_commit_callbacks(execute=True):
@@ -230,11 +242,11 @@ def test_asking_for_changes_keeps_the_scans(
 
 
 def test_a_delete_rolled_back_keeps_the_files(
-    alice_client, media, django_capture_on_commit_callbacks
+    alice_client, media, django_capture_on_commit_callbacks, send
 ):
     from django.db import transaction
 
-    alice_client.post("/cards/propose/", {**FORM, "front": upload(jpeg())})
+    send(alice_client, "/cards/propose/", {**FORM, "front": upload(jpeg())})
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         with pytest.raises(RuntimeError), transaction.atomic():
             CardScan.objects.all().delete()
@@ -244,8 +256,8 @@ def test_a_delete_rolled_back_keeps_the_files(
 
 
 @pytest.fixture
-def pending_scan(alice_client):
-    alice_client.post("/cards/propose/", {**FORM, "front": upload(jpeg())})
+def pending_scan(alice_client, send):
+    send(alice_client, "/cards/propose/", {**FORM, "front": upload(jpeg())})
     return CardScan.objects.get()
 
 

@@ -43,9 +43,11 @@ class Workers:
         *,
         gate: Path | None = None,
         fault: str | None = None,
+        queues: str | None = None,
     ) -> subprocess.Popen:
         """Start a worker; with `gate`, its chunks compute only once that file exists; `fault`
-        names an injected fault (both: tests/play/rigged_worker.py)."""
+        names an injected fault (both: tests/play/rigged_worker.py); `queues`: the queues it
+        consumes (default: the chunk queue, CELERY_TASK_DEFAULT_QUEUE)."""
         env = {
             **os.environ,
             **self.broker_env,
@@ -76,6 +78,7 @@ class Workers:
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",
+                *(["--queues", queues] if queues else []),
             ],
             cwd=ROOT,
             env=env,

@@ -8,8 +8,9 @@ from catalog.scans import scan_orphans, scan_orphans_delete
 
 class Command(CheckedCommand):
     help = (
-        "List scan files with no scan row and scan rows whose files are missing "
-        "(--delete removes them)."
+        "List scan files with no scan row, scan rows whose files are missing, uploaded files "
+        "with no upload row and uploads pending too long (--delete removes them; the pending "
+        "uploads end as failed)."
     )
 
     def add_arguments(self, parser):
@@ -31,12 +32,29 @@ class Command(CheckedCommand):
             self.stdout.write(f"empty folder without a scan row: {folder}")
         for scan in orphans.rows:
             self.stdout.write(f"scan row {scan.pk} ({scan.token}) is missing files")
-        found = len(orphans.files) + len(orphans.folders) + len(orphans.rows)
+        for name in orphans.uploads:
+            self.stdout.write(f"uploaded file without an upload row: {name}")
+        for upload in orphans.stale:
+            self.stdout.write(
+                f"upload {upload.pk} ({upload.token}) pending since "
+                f"{upload.created_at:%Y-%m-%d %H:%M} UTC"
+            )
+        found = (
+            len(orphans.files)
+            + len(orphans.folders)
+            + len(orphans.rows)
+            + len(orphans.uploads)
+            + len(orphans.stale)
+        )
         if options["delete"]:
             scan_orphans_delete(orphans)
             self.stdout.write(
                 f"Deleted {len(orphans.files)} files, {len(orphans.folders)} empty folders "
                 f"and {len(orphans.rows)} scan rows."
+            )
+            self.stdout.write(
+                f"Deleted {len(orphans.uploads)} uploaded files without a row; "
+                f"{len(orphans.stale)} pending uploads ended as failed."
             )
         else:
             self.stdout.write(f"{found} found; nothing deleted (run with --delete to remove them).")
