@@ -17,6 +17,14 @@ urlpatterns = [
         "simulations/<int:batch_id>/cards.csv", batch_views.batch_cards_csv, name="batch-cards-csv"
     ),
     path(
+        "simulations/<int:batch_id>/swaps.csv", batch_views.batch_swaps_csv, name="batch-swaps-csv"
+    ),
+    path(
+        "simulations/<int:batch_id>/swaps/<int:number>/apply/",
+        batch_views.batch_swap_apply,
+        name="batch-swap-apply",
+    ),
+    path(
         "simulations/<int:batch_id>/results.json",
         batch_views.batch_results_json,
         name="batch-json",

@@ -14,7 +14,7 @@ import random
 import threading
 from collections.abc import Callable
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from functools import partial
 
@@ -23,6 +23,7 @@ from django.contrib.auth import get_user_model
 from django.db import close_old_connections, connection, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from decks.models import Deck
 from play import errors as field_errors
@@ -30,7 +31,7 @@ from play.models import MatchLog, SimulationBatch, SimulationChunk, new_token
 from play.seeds import chunk_seed
 from play.simulations import core as simulation
 from play.simulations import kinds, queue
-from play.simulations.selectors import batch_results
+from play.simulations.selectors import batch_results, chunk_results_by_opponent
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,7 @@ class BatchRequest:
     policy_a: str = "greedy"
     policy_b: str = "greedy"
     variants: list[dict] | None = None  # kinds that play rule variants (the Touchdown lab)
+    owner: object = None  # the requesting user (batch_create sets it): whose collection
     options: dict | None = None  # rule options of kinds that play matches: empty_timing, deck_out
     study: dict | None = None  # the Touchdown lab's strategy table or sweep (issue #14)
 
@@ -81,12 +83,15 @@ def batch_create(*, owner, request: BatchRequest) -> SimulationBatch:
     if kind is None:
         errors["kind"] = [f"Unknown kind {request.kind!r}: use {', '.join(kinds.keys())}."]
         raise BatchInvalid(errors)
+    request = replace(request, owner=owner)
     prepared = kind.prepare(request=request, errors=errors)
     if errors:
         raise BatchInvalid(errors)
     versions = prepared.versions
     chunk_size = prepared.chunk_size or kind.chunk_size()
-    specs = kind.plan(runs=request.runs, chunk_size=chunk_size, opponents=prepared.opponents)
+    specs = prepared.specs
+    if specs is None:
+        specs = kind.plan(runs=request.runs, chunk_size=chunk_size, opponents=prepared.opponents)
     # The total planned runs (all opponents or variants together) are capped, and the per-user
     # active-batch limit is checked under a lock on the owner's row, so parallel requests cannot
     # both pass the check and insert (14 parallel POSTs once left 11 active batches, limit 3).
@@ -492,8 +497,11 @@ def chunk_record_error(*, batch_id: int, index: int, error: str) -> None:
 
 
 def batch_finish_if_complete(*, batch_id: int) -> bool:
-    """Mark the batch done, with its merged results, if every chunk has finished."""
+    """Mark the batch done, with its merged results, if every chunk has finished (and its kind
+    plans no further stage)."""
     if SimulationChunk.objects.filter(batch_id=batch_id, finished_at__isnull=True).exists():
+        return False
+    if batch_next_stage(batch_id=batch_id):
         return False
     batch = SimulationBatch.objects.get(pk=batch_id)
     results = batch_results(batch)
@@ -503,6 +511,41 @@ def batch_finish_if_complete(*, batch_id: int) -> bool:
         .filter(~Exists(unfinished))
         .update(status=SimulationBatch.Status.DONE, results=results, finished_at=timezone.now())
     )
+
+
+def batch_next_stage(*, batch_id: int) -> bool:
+    """Add and queue the next stage's chunks of a batch whose chunks have all finished, if its
+    kind plans one (`BatchKind.next_stage`); return whether the batch has chunks to run.
+
+    Under a lock on the batch row, and only while no chunk is unfinished: two workers finishing
+    a stage's last chunks at once add the next stage once. A cancelled batch plans nothing.
+    """
+    with transaction.atomic():
+        batch = (
+            SimulationBatch.objects.select_for_update()
+            .filter(pk=batch_id, status__in=SimulationBatch.ACTIVE)
+            .first()
+        )
+        if batch is None:
+            return False
+        if SimulationChunk.objects.filter(batch_id=batch_id, finished_at__isnull=True).exists():
+            return True  # another worker added the next stage meanwhile
+        kind = kinds.get(batch.kind)
+        staged = kind.next_stage(
+            sides=batch.sides, params=batch.params, by_opponent=chunk_results_by_opponent(batch)
+        )
+        if staged is None:
+            return False
+        params, specs = staged
+        SimulationBatch.objects.filter(pk=batch_id).update(
+            params=params, chunk_count=batch.chunk_count + len(specs)
+        )
+        SimulationChunk.objects.bulk_create(
+            SimulationChunk(batch_id=batch_id, index=s.index, opponent=s.opponent, runs=s.runs)
+            for s in specs
+        )
+    batch_top_up(batch_id=batch_id)
+    return True
 
 
 def batches_reconcile(*, stall_seconds: int | None = None) -> int:
@@ -561,3 +604,61 @@ def batches_reconcile(*, stall_seconds: int | None = None) -> int:
     if topped:
         log.info("Published %d chunk(s) to fill batch windows", topped)
     return len(pairs) + topped
+
+
+class SwapNotApplied(field_errors.FieldErrors):
+    """A swap that cannot be applied: `errors` names the problem."""
+
+
+def swap_apply_to_copy(*, batch: SimulationBatch, number: int, user) -> Deck:
+    """Create a new deck (with its first version): a copy of the deck the swaps batch played,
+    one copy of the row's out-card replaced by its in-card. The user's deck is never touched.
+
+    Only the batch's owner, only for a swap the batch tried; the copy must be legal
+    (R-DECK-1..5, R-PK-1, checked again on the catalogue as it is now).
+    """
+    from decks.content import DeckContent
+    from decks.legality import content_problems
+    from decks.services import deck_create
+
+    if batch.kind != "swaps" or batch.owner_id != user.pk or batch.deck_a_version is None:
+        raise SwapNotApplied({"batch": [_("This batch has no swaps of yours to apply.")]})
+    tried = (batch.params or {}).get("swaps") or []
+    if not 0 <= number < len(tried):
+        raise SwapNotApplied({"swap": [_("No swap number %(n)s in this batch.") % {"n": number}]})
+    out, card_in = tried[number]
+    version = batch.deck_a_version
+    content = DeckContent.from_json(version.content)
+    if content.deck.get(out, 0) < 1:
+        raise SwapNotApplied(
+            {"swap": [_("%(card)s is not in the deck version this batch played.") % {"card": out}]}
+        )
+    deck = dict(content.deck)
+    deck[out] -= 1
+    if not deck[out]:
+        del deck[out]
+    deck[card_in] = deck.get(card_in, 0) + 1
+    swapped = DeckContent(
+        goalkeeper=content.goalkeeper,
+        pk_goalkeeper=content.pk_goalkeeper,
+        deck=deck,
+        bench=dict(content.bench),
+    )
+    from catalog.models import Card
+
+    cards = Card.objects.in_bulk(list(swapped.card_ids()))
+    missing = sorted(swapped.card_ids() - set(cards))
+    if missing:
+        raise SwapNotApplied(
+            {"swap": [_("No longer in the catalogue: %(cards)s.") % {"cards": ", ".join(missing)}]}
+        )
+    problems = content_problems(swapped, cards)
+    if problems:
+        raise SwapNotApplied({"swap": [p.message for p in problems]})
+    return deck_create(
+        owner=user,
+        name=f"{version.deck.name} (-{out} +{card_in})"[:100],
+        description=version.deck.description,
+        content=swapped,
+        copied_from=version.deck,
+    )

@@ -179,3 +179,68 @@ def batch_cards_csv(request, batch_id):
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="card-report-{batch.pk}.csv"'
     return response
+
+
+@login_required
+@require_POST
+def batch_swap_apply(request, batch_id, number):
+    """Apply a suggested swap to a copy of the deck: a new deck and version, owner only."""
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    try:
+        deck = services.swap_apply_to_copy(batch=batch, number=number, user=request.user)
+    except services.SwapNotApplied as exc:
+        for problems in exc.errors.values():
+            for problem in problems:
+                messages.error(request, problem)
+        return redirect(batch)
+    messages.success(request, _("A new deck was made with the swap; your deck is unchanged."))
+    return redirect(deck)
+
+
+SWAP_COLUMNS = ["number", "out", "in", "matches", "wins", "up", "down", "difference"]
+
+
+@login_required
+@require_GET
+def batch_swaps_csv(request, batch_id):
+    """A swaps batch's rows: each swap's paired counts, change, interval and verdict."""
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    results, _partial = selectors.batch_shown_results(batch)
+    if batch.kind != "swaps" or not results or "swaps" not in results:
+        raise Http404
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        [
+            "baseline_matches",
+            "baseline_wins",
+            *SWAP_COLUMNS,
+            "low",
+            "high",
+            "p_value",
+            "confirmed_pairs",
+            "confirmed_difference",
+            "confirmed_p_value",
+            "stands",
+        ]
+    )
+    baseline = results["baseline"]
+    for row in results["swaps"]:
+        interval = row["interval"] or [None, None]
+        confirmed = row["confirmed"] or {}
+        writer.writerow(
+            [
+                baseline["runs"],
+                baseline["wins"],
+                *(row[name] for name in SWAP_COLUMNS),
+                *interval,
+                row["p_value"],
+                confirmed.get("pairs", ""),
+                confirmed.get("difference", ""),
+                confirmed.get("p_value", ""),
+                "yes" if row["stands"] else "no",
+            ]
+        )
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="swaps-{batch.pk}.csv"'
+    return response

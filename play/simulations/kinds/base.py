@@ -29,6 +29,7 @@ class Prepared:
     opponents: int
     versions: list = field(default_factory=list)  # deck A's version, then every opponent's
     chunk_size: int | None = None  # runs a chunk, when the kind sizes this batch's own chunks
+    specs: list | None = None  # the first stage's chunks, when the kind planned them itself
 
 
 class BatchKind:
@@ -90,6 +91,16 @@ class BatchKind:
     def prepare(self, *, request, errors: dict[str, list[str]]) -> Prepared:
         """Return the batch's sides and params; add every problem to `errors`."""
         raise NotImplementedError
+
+    def next_stage(self, *, sides: list[dict], params: dict, by_opponent: dict):
+        """Return (new params, the next stage's chunk specs) once every chunk has finished, or
+        None when the batch is complete (most kinds have one stage).
+
+        A kind whose later chunks depend on earlier results (the swap suggestions' successive
+        halving) plans them here; the specs' indexes continue after the chunks planned so far,
+        and the services add and queue them under a lock on the batch row.
+        """
+        return None
 
     def run_chunk(
         self, *, sides: list[dict], params: dict, spec: simulation.ChunkSpec, seed: int, keep_logs

@@ -1,0 +1,320 @@
+"""Swap suggestions (issue #29 item 2): legal candidates, paired seeds, successive halving,
+Holm's correction, refusals, and "apply to a copy"."""
+
+from collections import Counter
+from unittest.mock import patch
+
+import pytest
+
+from catalog.models import Card
+from decks.legality import engine_card
+from play.models import SimulationBatch
+from play.simulations import services, swaps
+from play.simulations.kinds import get as kind_named
+from play.simulations.sides import latest_snapshot, prebuilt_decks
+
+pytestmark = pytest.mark.django_db
+
+PLANTED_EFFECT = "shoot:+9;keep:+9"  # an event far stronger than any of the catalogue's
+
+
+def snapshots():
+    return [latest_snapshot(deck, "deck", {}, verb="played")[1] for deck in prebuilt_decks()]
+
+
+def catalogue() -> dict[str, dict]:
+    cards = Card.objects.exclude(kind="goalkeeper")
+    return {card.id: engine_card(card).to_log() for card in cards}
+
+
+def known_cards(base, in_cards):
+    from play.engine.cards import Card as EngineCard
+
+    data = {**in_cards, **base["card_data"]}
+    return {card_id: EngineCard.from_log(d) for card_id, d in data.items()}
+
+
+def test_every_candidate_keeps_the_deck_legal():
+    base = snapshots()[0]
+    in_cards = catalogue()
+    candidates = swaps.candidate_swaps(base, in_cards)
+    known = known_cards(base, in_cards)
+    assert candidates
+    for swap in candidates:
+        assert swaps._problems(swaps.swapped(base, swap, in_cards), known) == [], swap
+    persons = {known[c].person for c in base["cards"] if known[c].person}
+    copies = Counter(base["cards"])
+    # R-DECK-3: a player of an 11th person may not come in for one copy of a 5-copy player
+    full = next(c for c, n in copies.items() if known[c].person and n > 1)
+    newcomer = next(
+        card_id
+        for card_id, card in sorted(known.items())
+        if card.kind == "player" and card.person not in persons
+    )
+    assert [full, newcomer] not in candidates
+    # R-DECK-2: a goalkeeper never comes into the deck
+    assert not any(known[card_in].kind == "goalkeeper" for _, card_in in candidates)
+    # an event for an event keeps everything legal
+    events = [c for c in copies if known[c].kind == "event"]
+    other = next(c for c, card in sorted(known.items()) if card.kind == "event" and c != events[0])
+    assert [events[0], other] in candidates
+
+
+def test_the_baseline_and_every_candidate_play_the_same_seeds():
+    sides = snapshots()
+    base = sides[0]
+    in_cards = catalogue()
+    candidates = swaps.candidate_swaps(base, in_cards)[:3]
+    seen: dict[tuple, list[int]] = {}
+    real = swaps.play_match
+
+    def recording(side_a, side_b, **kwargs):
+        seen.setdefault(tuple(card.id for card in side_a.cards), []).append(kwargs["seed"])
+        return real(side_a, side_b, **kwargs)
+
+    with patch.object(swaps, "play_match", recording):
+        result = swaps.run_chunk(
+            base=base,
+            opponent=sides[1],
+            swaps=candidates,
+            alive=[0, 1, 2],
+            in_cards=in_cards,
+            params={},
+            runs=4,
+            seed=99,
+        )
+    assert len(seen) == 4  # deck A and 3 different decks
+    assert len({tuple(s) for s in seen.values()}) == 1  # the very same 4 seeds for each
+    assert len(next(iter(seen.values()))) == 4 and result["runs"] == 4
+    for wins, up, down in result["candidates"].values():
+        assert wins - result["baseline_wins"] == up - down  # paired: a difference of wins
+
+
+def test_a_candidate_as_good_as_the_deck_itself_changes_nothing_on_paired_seeds():
+    sides = snapshots()
+    base = sides[0]
+    events = [c for c in set(base["cards"]) if base["card_data"][c]["kind"] == "event"]
+    twins = [
+        (a, b)
+        for a in events
+        for b in events
+        if a != b and base["card_data"][a]["effect"] == base["card_data"][b]["effect"]
+    ]
+    out, card_in = sorted(twins)[0]  # two events of the same effect: the same deck in play
+    result = swaps.run_chunk(
+        base=base,
+        opponent=sides[1],
+        swaps=[[out, card_in]],
+        alive=[0],
+        in_cards={},
+        params={},
+        runs=20,
+        seed=5,
+    )
+    assert result["candidates"]["0"] == [result["baseline_wins"], 0, 0]
+
+
+def stat(difference, low, high):
+    return {"difference": difference, "interval": [low, high]}
+
+
+def test_halving_keeps_the_better_half_and_drops_the_clearly_worse():
+    stats = {
+        0: stat(-0.02, -0.05, 0.01),
+        1: stat(0.03, 0.0, 0.06),
+        2: stat(-0.20, -0.30, -0.10),  # clearly worse
+        3: stat(0.01, -0.02, 0.04),
+        4: stat(-0.01, -0.04, 0.02),
+        5: stat(-0.15, -0.25, -0.05),  # clearly worse
+    }
+    assert swaps.next_alive(list(stats), stats) == [1, 3, 4]
+    assert swaps.next_alive([2, 5], stats) == []  # nothing clearly worse goes on
+
+
+def test_holm_step_down_over_every_candidate_tested():
+    # m = 10: the smallest p must be <= 0.005, the next <= 0.05/9, ...
+    assert swaps.holm({1: 0.004, 2: 0.0055, 3: 0.2}, m=10) == {1: True, 2: True, 3: False}
+    assert swaps.holm({1: 0.006, 2: 0.001}, m=10) == {1: False, 2: True}
+    assert swaps.holm({1: 0.04}, m=1) == {1: True}
+
+
+def test_paired_statistics():
+    result = swaps.paired(100, 30, 10)
+    assert result["difference"] == pytest.approx(0.2)
+    low, high = result["interval"]
+    assert low < 0.2 < high and result["p_value"] < 0.01
+    assert swaps.paired(100, 0, 0)["p_value"] == 1.0
+
+
+def test_a_stage_plan_counts_every_stage_against_the_cap():
+    assert swaps.planned_stages(10) == [10, 5, 3, 3]
+    assert swaps.planned_runs(candidates=10, first=2, opponents=6) == (
+        (11 * 2 + 6 * 4 + 4 * 8 + 4 * 16) * 6
+    )
+
+
+# --- batches ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def planted(alice):
+    """Alice's copy of the first prebuilt deck, and a catalogue event far stronger than hers."""
+    from decks.services import deck_copy
+
+    template = Card.objects.get(pk="02-171")
+    card = Card.objects.create(
+        id=Card.make_id(template.card_set.code, 990),
+        card_set=template.card_set,
+        number=990,
+        name="Planted",
+        name_ja="仕込み",
+        kind="event",
+        effect=PLANTED_EFFECT,
+    )
+    deck = deck_copy(deck=prebuilt_decks().first(), owner=alice)
+    return deck, card
+
+
+def run_all(batch) -> SimulationBatch:
+    """Run every chunk of every stage in this process, as workers would."""
+    while True:
+        batch.refresh_from_db()
+        left = list(
+            batch.chunks.filter(finished_at__isnull=True)
+            .order_by("index")
+            .values_list("index", flat=True)
+        )
+        if not left or not batch.is_active:
+            return batch
+        for index in left:
+            services.chunk_run(batch_id=batch.pk, index=index)
+
+
+def swaps_batch(owner, deck, *, runs, seed=3, **study):
+    with patch("play.simulations.services.queue_chunks"):
+        return services.batch_create(
+            owner=owner,
+            request=services.BatchRequest(
+                kind="swaps", deck_a=deck, runs=runs, seed=seed, study=study
+            ),
+        )
+
+
+def test_a_planted_good_swap_is_found_and_stands(alice, planted):
+    deck, card = planted
+    batch = swaps_batch(alice, deck, runs=80, out=["02-171"], **{"in": [card.id, "02-183"]})
+    assert batch.params["swaps"] == [["02-171", "02-183"], ["02-171", card.id]]
+    batch = run_all(batch)
+    assert batch.status == "done"
+    results = batch.results
+    assert results["complete"] and results["stages"] == 2 and results["correction"] == "holm"
+    best = results["swaps"][0]
+    assert (best["out"], best["in"]) == ("02-171", card.id)
+    assert best["stands"] and best["difference"] > 0.03
+    assert best["confirmed"]["interval"][0] > 0
+    # the confirmation stage played fresh seeds: its pairs are twice the first stage's
+    assert best["confirmed"]["pairs"] == 2 * 80 * (len(results["field"]))
+    assert deck.versions.count() == 1  # suggestions never touch the deck
+
+
+def test_the_same_seed_gives_the_same_report(alice, planted):
+    deck, card = planted
+    study = {"out": ["02-171"], "in": [card.id]}
+    first = run_all(swaps_batch(alice, deck, runs=2, seed=11, **study))
+    second = run_all(swaps_batch(alice, deck, runs=2, seed=11, **study))
+    assert first.results == second.results and first.results["runs"] > 0
+
+
+def test_a_later_stage_is_planned_once_from_the_earlier_results(alice, planted, settings):
+    deck, card = planted
+    settings.SIMULATION_SWAPS_MAX_FIELD = 50
+    batch = swaps_batch(alice, deck, runs=1, out=["02-171", "02-168", "02-163"])
+    stage0 = len(batch.params["stages"][0]["alive"])
+    assert stage0 > swaps.FINAL_KEEP
+    for index in range(batch.chunk_count):
+        services.chunk_run(batch_id=batch.pk, index=index)
+    batch.refresh_from_db()
+    assert batch.status != "done" and len(batch.params["stages"]) == 2
+    assert len(batch.params["stages"][1]["alive"]) <= (stage0 + 1) // 2
+    assert batch.chunks.count() == batch.chunk_count > 0
+    assert (
+        not services.batch_next_stage(batch_id=batch.pk)
+        or batch.chunks.filter(finished_at__isnull=True).exists()
+    )
+    batch.refresh_from_db()
+    assert len(batch.params["stages"]) == 2  # asking again adds nothing
+
+
+def refusal(owner, deck, runs=10, **study):
+    with pytest.raises(services.BatchInvalid) as raised:
+        swaps_batch(owner, deck, runs=runs, **study)
+    assert not SimulationBatch.objects.exists()
+    return raised.value.errors
+
+
+def test_refusals_before_anything_is_queued(alice, planted, settings):
+    from decks.content import DeckContent
+    from decks.services import deck_create
+
+    deck, card = planted
+    illegal = deck_create(owner=alice, name="Half", content=DeckContent(deck={"02-171": 2}))
+    assert "deck_a" in refusal(alice, illegal)
+    settings.SIMULATION_MAX_RUNS = 10_000
+    errors = refusal(alice, deck)  # the whole catalogue: thousands of swaps
+    assert "candidates" in errors and "at most 10,000" in errors["candidates"][0]
+    settings.SIMULATION_SWAPS_MAX_FIELD = 3
+    assert "6 decks" in refusal(alice, deck)["field"][0]
+    settings.SIMULATION_SWAPS_MAX_FIELD = 50
+    prebuilt_decks().update(visibility="private")
+    assert "empty" in refusal(alice, deck)["field"][0]
+    assert "source" in refusal(alice, deck, source="garden")
+
+
+def test_the_collection_offers_only_cards_owned_beyond_the_decks_copies(alice, planted):
+    from decks.models import CollectionEntry
+
+    deck, card = planted
+    assert "source" in refusal(alice, deck, source="collection")  # owns nothing
+    CollectionEntry.objects.create(owner=alice, card=card, quantity=1)
+    CollectionEntry.objects.create(owner=alice, card_id="02-171", quantity=2)  # deck holds 2
+    batch = swaps_batch(alice, deck, runs=1, source="collection")
+    assert {card_in for _, card_in in batch.params["swaps"]} == {card.id}
+    assert kind_named("swaps").label
+
+
+def test_the_report_is_a_page_an_api_response_and_a_download_and_applies_to_a_copy(
+    alice, alice_client, bob_client, planted
+):
+    from decks.models import Deck
+
+    deck, card = planted
+    batch = run_all(swaps_batch(alice, deck, runs=2, out=["02-171"], **{"in": [card.id]}))
+    assert batch.status == "done"
+    page = alice_client.get(batch.get_absolute_url()).content.decode()
+    assert 'id="swap-suggestions"' in page and "Apply to a copy of my deck" in page
+    api = alice_client.get(f"/api/simulations/{batch.pk}/").json()
+    assert api["results"]["swaps"][0]["in"] == card.id and api["results"]["correction"] == "holm"
+    lines = alice_client.get(f"/simulations/{batch.pk}/swaps.csv").content.decode().splitlines()
+    assert lines[0].startswith("baseline_matches,baseline_wins,number,out,in") and len(lines) == 2
+    assert lines[1].split(",")[3:5] == ["02-171", card.id]
+    assert bob_client.get(f"/simulations/{batch.pk}/swaps.csv").status_code == 404
+    apply = f"/simulations/{batch.pk}/swaps/0/apply/"
+    assert bob_client.post(apply).status_code == 404  # owner only
+    before = deck.versions.get().content
+    response = alice_client.post(apply)
+    copy = Deck.objects.exclude(pk=deck.pk).get(owner=alice)
+    assert response.status_code == 302 and response.url == copy.get_absolute_url()
+    assert copy.copied_from == deck and copy.is_legal and copy.versions.count() == 1
+    content = copy.versions.get().content
+    assert content["deck"][card.id] == 1 and content["deck"]["02-171"] == 1
+    assert deck.versions.get().content == before  # the user's deck is untouched
+    assert alice_client.post(f"/simulations/{batch.pk}/swaps/7/apply/").status_code == 302
+    assert Deck.objects.filter(owner=alice).count() == 2  # an unknown swap makes nothing
+    shown = alice_client.get(batch.get_absolute_url()).content.decode()
+    assert "No swap number 7" in shown  # the refusal is shown (and the message consumed)
+    alice_client.cookies["django_language"] = "ja"
+    from tests.test_japanese_pages import _data_words, english_in
+
+    ja = alice_client.get(batch.get_absolute_url()).content.decode()
+    left = english_in(ja, _data_words())
+    assert left == [], left
