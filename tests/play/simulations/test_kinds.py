@@ -42,7 +42,16 @@ def coin_kind(settings):
 
 
 def test_every_kind_is_registered_once_in_display_order():
-    assert kinds.keys() == ("pk", "goldfish", "match", "gauntlet", "cards", "matrix", "touchdown")
+    assert kinds.keys() == (
+        "pk",
+        "goldfish",
+        "match",
+        "gauntlet",
+        "cards",
+        "swaps",
+        "matrix",
+        "touchdown",
+    )
     with pytest.raises(ValueError, match="registered twice"):
         kinds.register(kinds.get("pk"))
 
@@ -94,7 +103,7 @@ def test_an_unknown_kind_is_refused_with_the_registered_kinds(alice):
     with pytest.raises(services.BatchInvalid) as caught:
         services.batch_create(owner=alice, request=services.BatchRequest(kind="chess", runs=5))
     assert caught.value.errors["kind"] == [
-        "Unknown kind 'chess': use pk, goldfish, match, gauntlet, cards, matrix, touchdown."
+        "Unknown kind 'chess': use pk, goldfish, match, gauntlet, cards, swaps, matrix, touchdown."
     ]
 
 
