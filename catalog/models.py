@@ -217,6 +217,7 @@ class Card(models.Model):
     def save(self, *args, **kwargs):
         self.refresh_search_fields()
         super().save(*args, **kwargs)
+        printings_ensure_first([self.pk])
 
     def get_absolute_url(self) -> str:
         return reverse("catalog:card-detail", args=[self.id])
@@ -240,6 +241,97 @@ class Card(models.Model):
         if display_order is None:
             display_order = self.card_set.display_order
         self.catalog_order = catalog_order(display_order, self.number)
+
+
+def printing_code(set_code: str, number: int, kind: str) -> str:
+    """Return a printing's code: `<set>-<3-digit number>`, with `-foil` or `-parallel` for those
+    finishes, which share the number of the plain print they are a version of."""
+    base = f"{set_code}-{number:03d}"
+    return f"{base}-{kind}" if kind in Printing.FINISHES else base
+
+
+class Printing(models.Model):
+    """One printing of a card: its first print, a reprint in a later set, a promo, or a foil or
+    parallel version. Each has its own set number (and scans); the game only knows the card
+    (R-DECK-2: copies are counted by card, whatever their printing).
+
+    Within a set a number is one printed card: a plain print (first, reprint or promo) holds
+    it alone, and each finish (foil, parallel) of that number is one more printing, so the code
+    (`ES1-005`, `ES1-005-foil`) is unique. Every card has exactly one first printing, in its
+    own set under its own number (made with the card, `printings_ensure_first`).
+    """
+
+    class Kind(models.TextChoices):
+        FIRST = "first", _("First print")
+        REPRINT = "reprint", _("Reprint")
+        PROMO = "promo", _("Promo")
+        PARALLEL = "parallel", _("Parallel")
+        FOIL = "foil", _("Foil")
+
+    FINISHES = ("parallel", "foil")
+
+    code = models.CharField(max_length=20, unique=True, editable=False)
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printings")
+    card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="printings")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    label = models.CharField(max_length=100, blank=True)
+    notes = models.CharField(max_length=300, blank=True)
+    is_sample = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["card", "card_set__display_order", "number", "code"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["card"], condition=Q(kind="first"), name="printing_one_first_per_card"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["first", "reprint", "promo", "parallel", "foil"]),
+                name="printing_known_kind",
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1) & Q(number__lte=999), name="printing_number_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} ({self.kind})"
+
+    def save(self, *args, **kwargs):
+        self.code = printing_code(self.card_set_id, self.number, self.kind)
+        super().save(*args, **kwargs)
+
+    @property
+    def display_label(self) -> str:
+        return self.label or str(self.get_kind_display())
+
+
+def printings_ensure_first(card_ids=None) -> int:
+    """Give every card (or the given ones) its first printing if it has none, and keep each
+    first printing's sample mark the card's. Return how many printings were made."""
+    cards = Card.objects.all() if card_ids is None else Card.objects.filter(pk__in=card_ids)
+    missing = cards.exclude(printings__kind=Printing.Kind.FIRST).values_list(
+        "id", "card_set_id", "number", "is_sample"
+    )
+    made = Printing.objects.bulk_create(
+        [
+            Printing(
+                code=printing_code(set_code, number, Printing.Kind.FIRST),
+                card_id=card_id,
+                card_set_id=set_code,
+                number=number,
+                kind=Printing.Kind.FIRST,
+                is_sample=is_sample,
+            )
+            for card_id, set_code, number, is_sample in missing
+        ],
+        batch_size=500,
+    )
+    for is_sample in (True, False):
+        Printing.objects.filter(
+            kind=Printing.Kind.FIRST, card__in=cards.filter(is_sample=is_sample)
+        ).exclude(is_sample=is_sample).update(is_sample=is_sample)
+    return len(made)
 
 
 class CatalogState(models.Model):

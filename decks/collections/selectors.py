@@ -6,10 +6,10 @@ import io
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, F, Q, Sum
 from django.http import Http404
 
-from catalog.models import Card, CardSet
+from catalog.models import Card, CardSet, Printing
 from decks.content import DeckContent
 from decks.models import Collection, CollectionEntry, Deck, DeckEntry
 
@@ -31,9 +31,14 @@ def owned_counts(user) -> dict[str, int]:
 
 
 def plain_quantities(user, card_ids) -> dict[str, int]:
-    """Return {card id: copies} of the cards' plain rows (no condition or language: the grid's)."""
+    """Return {card id: copies} of the cards' plain rows (first printing, no condition or
+    language: the grid's)."""
     rows = CollectionEntry.objects.filter(
-        owner=user, card_id__in=list(card_ids), condition="", language=""
+        owner=user,
+        card_id__in=list(card_ids),
+        printing__kind=Printing.Kind.FIRST,
+        condition="",
+        language="",
     ).values_list("card_id", "quantity")
     return dict(rows)
 
@@ -53,7 +58,9 @@ def owned_card_ids_q(user, *, at_least: int = 1) -> Q:
 
 
 def collection_entries(user):
-    return CollectionEntry.objects.filter(owner=user).select_related("card", "card__card_set")
+    return CollectionEntry.objects.filter(owner=user).select_related(
+        "card", "card__card_set", "printing", "printing__card_set"
+    )
 
 
 def collection_for_owner(user) -> Collection | None:
@@ -258,20 +265,24 @@ def cards_with_counts(counts: dict[str, int]) -> list[tuple[Card, int]]:
 
 
 def export_rows(user, *, card_id: str | None = None) -> list[dict]:
-    """Return the user's collection rows (or one card's) as plain data, in card order."""
+    """Return the user's collection rows (or one card's) as plain data, in card order, then
+    printing (code) and variant."""
     rows = CollectionEntry.objects.filter(owner=user)
     if card_id is not None:
         rows = rows.filter(card_id=card_id)
     return [
         {
             "card": e.card_id,
+            "printing": e.printing_code,
             "quantity": e.quantity,
             "condition": e.condition,
             "language": e.language,
             "for_trade": e.for_trade,
             "wanted": e.wanted,
         }
-        for e in rows.order_by("card_id", "condition", "language")
+        for e in rows.annotate(printing_code=F("printing__code")).order_by(
+            "card_id", "printing_code", "condition", "language"
+        )
     ]
 
 

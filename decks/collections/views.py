@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from cardsite.web.numbers import whole_number_or
 from cardsite.web.redirects import same_site_path
-from catalog.models import CardSet
+from catalog.models import CardSet, Printing
 from decks.collections import selectors as sel
 from decks.collections.services import (
     MAX_CSV_BYTES,
@@ -70,7 +70,11 @@ def collection_grid_save(request):
     existing = {
         e.card_id: e
         for e in CollectionEntry.objects.filter(
-            owner=request.user, card_id__in=[i["card"] for i in items], condition="", language=""
+            owner=request.user,
+            card_id__in=[i["card"] for i in items],
+            printing__kind=Printing.Kind.FIRST,
+            condition="",
+            language="",
         )
     }
     for item in items:
@@ -115,6 +119,7 @@ def collection_card_save(request, card_id):
             language=request.POST.get("language", ""),
             for_trade=request.POST.get("for_trade", ""),
             wanted=request.POST.get("wanted", ""),
+            printing=request.POST.get("printing", ""),
         )
         messages.success(request, _("Your collection is saved."))
     except CollectionError as exc:
