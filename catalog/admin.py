@@ -3,7 +3,16 @@ from django.contrib import admin
 
 from catalog.card_format import ADMIN_FIELDS
 from catalog.importer import apply_rows, card_row, validate_card
-from catalog.models import Card, CardProposal, CardRevision, CardScan, CardSet, Product, Team
+from catalog.models import (
+    Card,
+    CardProposal,
+    CardRevision,
+    CardScan,
+    CardSet,
+    Printing,
+    Product,
+    Team,
+)
 
 
 class ProductInline(admin.TabularInline):
@@ -54,9 +63,29 @@ class CardAdminForm(forms.ModelForm):
         return data
 
 
+class PrintingInline(admin.TabularInline):
+    """A card's printings, edited by editors here (contributed printings are not built)."""
+
+    model = Printing
+    fk_name = "card"
+    extra = 0
+    fields = ["code", "card_set", "number", "kind", "label", "notes", "is_sample"]
+    readonly_fields = ["code"]
+
+
+@admin.register(Printing)
+class PrintingAdmin(admin.ModelAdmin):
+    list_display = ["code", "card", "card_set", "number", "kind", "label", "is_sample"]
+    list_filter = ["kind", "card_set", "is_sample"]
+    search_fields = ["code", "card__id", "card__name", "card__name_ja", "label"]
+    readonly_fields = ["code"]
+    raw_id_fields = ["card"]
+
+
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
     form = CardAdminForm
+    inlines = [PrintingInline]
 
     def save_model(self, request, obj, form, change):
         """Write through the catalog's one apply path: a revision, and decks re-validate."""

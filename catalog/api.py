@@ -16,7 +16,7 @@ from catalog import cache as search_cache
 from catalog.contributions.selectors import card_history
 from catalog.effects import effect_texts
 from catalog.extensions import mentions_user_terms
-from catalog.models import Card, CardRevision, CardSet, Product
+from catalog.models import Card, CardRevision, CardSet, Printing, Product
 from catalog.search.query import QuerySyntaxError
 from catalog.search.selectors import card_search_rows
 
@@ -80,6 +80,46 @@ CARD_COLUMNS = (
 )
 
 
+class PrintingSerializer(serializers.Serializer):
+    code = serializers.CharField(
+        read_only=True, help_text="The printing's code: <set>-<number>, -foil or -parallel."
+    )
+    set = serializers.CharField(read_only=True)
+    number = serializers.IntegerField(read_only=True)
+    kind = serializers.ChoiceField(choices=Printing.Kind.choices, read_only=True)
+    label = serializers.CharField(read_only=True)
+    notes = serializers.CharField(read_only=True)
+    is_sample = serializers.BooleanField(read_only=True)
+
+
+PRINTING_COLUMNS = ("card_id", "code", "card_set_id", "number", "kind", "label", "notes")
+
+
+def with_printings(rows: list[dict]) -> list[dict]:
+    """Give each card row its printings (one query for the page), first print first, then
+    in set order."""
+    by_card: dict[str, list[dict]] = {row["id"]: [] for row in rows}
+    printings = (
+        Printing.objects.filter(card_id__in=list(by_card))
+        .order_by("card_id", "card_set__display_order", "number", "code")
+        .values(*PRINTING_COLUMNS, "is_sample")
+    )
+    for p in printings:
+        shown = {
+            "code": p["code"],
+            "set": p["card_set_id"],
+            "number": p["number"],
+            "kind": p["kind"],
+            "label": p["label"],
+            "notes": p["notes"],
+            "is_sample": p["is_sample"],
+        }
+        by_card[p["card_id"]].append(shown)
+    for printings_of_card in by_card.values():
+        printings_of_card.sort(key=lambda p: p["kind"] != Printing.Kind.FIRST)
+    return [{**row, "printings": by_card[row["id"]]} for row in rows]
+
+
 class CardSerializer(serializers.Serializer):
     """A card as the API shows it, made from a row of `Card.objects.values(*CARD_COLUMNS)`.
 
@@ -117,6 +157,12 @@ class CardSerializer(serializers.Serializer):
     is_sample = serializers.BooleanField(read_only=True)
     status = serializers.ChoiceField(choices=["sample", "real"], read_only=True)
     source = serializers.CharField(read_only=True)
+    printings = PrintingSerializer(
+        many=True,
+        read_only=True,
+        help_text="The card's printings, its first print first: each has its own set number; "
+        "decks count the card whatever its printing (R-DECK-2).",
+    )
 
     def to_representation(self, row: dict) -> dict:
         team = row["team_id"]
@@ -143,6 +189,7 @@ class CardSerializer(serializers.Serializer):
             "is_sample": row["is_sample"],
             "status": "sample" if row["is_sample"] else "real",
             "source": row["source"],
+            "printings": row.get("printings", []),
         }
 
 
@@ -214,7 +261,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_object(self):
         self.kwargs["pk"] = self.kwargs["pk"].upper()
-        return super().get_object()
+        return with_printings([super().get_object()])[0]
 
     @extend_schema(
         responses=CardRevisionSerializer(many=True),
@@ -252,5 +299,5 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         return HttpResponse(body, content_type=renderer.media_type)
 
     def _page(self) -> dict:
-        cards = self.paginate_queryset(self.get_queryset())
+        cards = with_printings(list(self.paginate_queryset(self.get_queryset())))
         return self.get_paginated_response(self.get_serializer(cards, many=True).data).data

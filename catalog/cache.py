@@ -55,9 +55,10 @@ def _on_change(sender, **kwargs) -> None:
 
 
 def connect_signals() -> None:
-    """Bump the version on every saved or deleted set, product, team or card (admin too)."""
-    from catalog.models import Card, CardSet, Product, Team
+    """Bump the version on every saved or deleted set, product, team, card or printing
+    (admin too)."""
+    from catalog.models import Card, CardSet, Printing, Product, Team
 
-    for model in (Card, CardSet, Product, Team):
+    for model in (Card, CardSet, Printing, Product, Team):
         post_save.connect(_on_change, sender=model, dispatch_uid=f"catalog-bump-save-{model}")
         post_delete.connect(_on_change, sender=model, dispatch_uid=f"catalog-bump-del-{model}")

@@ -301,6 +301,53 @@ class Printing(models.Model):
         self.code = printing_code(self.card_set_id, self.number, self.kind)
         super().save(*args, **kwargs)
 
+    def clean(self):
+        """Check an edit (admin) before the database would refuse it, naming each field."""
+        from django.core.exceptions import ValidationError
+
+        errors: dict[str, str] = {}
+        if self.card_id is None or self.card_set_id is None or self.number is None:
+            return  # the form names the missing fields
+        if self.kind not in self.Kind.values:
+            return
+        card = self.card
+        if self.kind == self.Kind.FIRST:
+            if (self.card_set_id, self.number) != (card.card_set_id, card.number):
+                errors["kind"] = _(
+                    "A first printing is the card's own set and number (%(id)s)."
+                ) % {"id": card.id}
+            elif card.printings.filter(kind=self.Kind.FIRST).exclude(pk=self.pk).exists():
+                errors["kind"] = _("This card already has its first printing.")
+        if self.kind in self.FINISHES:
+            # A foil or parallel version has the number of a plain print of the same card.
+            plain = card.printings.filter(
+                card_set_id=self.card_set_id,
+                number=self.number,
+                kind__in=[self.Kind.FIRST, self.Kind.REPRINT, self.Kind.PROMO],
+            )
+            if not plain.exists():
+                errors["number"] = _(
+                    "A foil or parallel printing takes the number of a plain printing of the "
+                    "same card in that set."
+                )
+        code = printing_code(self.card_set_id, self.number, self.kind)
+        if Printing.objects.filter(code=code).exclude(pk=self.pk).exists():
+            errors.setdefault(
+                "number",
+                _("Printing %(code)s already exists: a set number is one printed card.")
+                % {"code": code},
+            )
+        elif self.kind not in self.FINISHES:
+            taken = Card.objects.filter(card_set_id=self.card_set_id, number=self.number)
+            if taken.exclude(pk=self.card_id).exists():
+                errors.setdefault(
+                    "number", _("That set number is another card's (%(code)s).") % {"code": code}
+                )
+        if card.is_sample and not self.is_sample:
+            errors["is_sample"] = _("A printing of a sample card is a sample too.")
+        if errors:
+            raise ValidationError(errors)
+
     @property
     def display_label(self) -> str:
         return self.label or str(self.get_kind_display())
@@ -552,6 +599,10 @@ class CardScan(models.Model):
     )
     card = models.ForeignKey(
         Card, on_delete=models.SET_NULL, null=True, blank=True, related_name="scans"
+    )
+    # Which printing of the card the photo shows (blank: not said, read as the first print).
+    printing = models.ForeignKey(
+        "Printing", on_delete=models.SET_NULL, null=True, blank=True, related_name="scans"
     )
     side = models.CharField(max_length=5, choices=Side.choices)
     width = models.PositiveIntegerField()

@@ -97,5 +97,16 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
+        migrations.AddField(
+            model_name="cardscan",
+            name="printing",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="scans",
+                to="catalog.printing",
+            ),
+        ),
         migrations.RunPython(first_printings, migrations.RunPython.noop, elidable=False),
     ]

@@ -30,17 +30,33 @@ def owned_counts(user) -> dict[str, int]:
     return {row["card_id"]: row["n"] for row in rows}
 
 
-def plain_quantities(user, card_ids) -> dict[str, int]:
-    """Return {card id: copies} of the cards' plain rows (first printing, no condition or
-    language: the grid's)."""
+def plain_quantities(user, printing_codes) -> dict[str, int]:
+    """Return {printing code: copies} of the printings' plain rows (no condition or language:
+    the grid's)."""
     rows = CollectionEntry.objects.filter(
-        owner=user,
-        card_id__in=list(card_ids),
-        printing__kind=Printing.Kind.FIRST,
-        condition="",
-        language="",
-    ).values_list("card_id", "quantity")
+        owner=user, printing__code__in=list(printing_codes), condition="", language=""
+    ).values_list("printing__code", "quantity")
     return dict(rows)
+
+
+@dataclass(frozen=True)
+class GridCell:
+    """One printing of a set in the bulk grid: its plain row's copies, and all the card's."""
+
+    printing: Printing
+    quantity: int
+    card_total: int
+
+
+def grid_printings(user, card_set: CardSet) -> list[GridCell]:
+    """Return the set's printings in number order (its cards' first prints, and the reprints,
+    promos and finishes printed in it) with the user's plain-row copies of each."""
+    printings = list(
+        Printing.objects.filter(card_set=card_set).select_related("card").order_by("number", "code")
+    )
+    plain = plain_quantities(user, [p.code for p in printings]) if _signed_in(user) else {}
+    totals = owned_counts(user)
+    return [GridCell(p, plain.get(p.code, 0), totals.get(p.card_id, 0)) for p in printings]
 
 
 def owned_card_ids_q(user, *, at_least: int = 1) -> Q:

@@ -26,6 +26,7 @@ CARD_FIELDS = {
     "is_sample",
     "status",
     "source",
+    "printings",
 }
 
 
@@ -130,6 +131,17 @@ def test_a_card_in_the_list_and_alone_is_the_card_in_the_catalog(client):
             "is_sample": True,
             "status": "sample",
             "source": player.source,
+            "printings": [
+                {
+                    "code": player.id,
+                    "set": player.card_set_id,
+                    "number": player.number,
+                    "kind": "first",
+                    "label": "",
+                    "notes": "",
+                    "is_sample": True,
+                }
+            ],
         },
     }
     assert client.get(f"/api/cards/{player.id}/").json() == expected[player.id]
@@ -205,7 +217,7 @@ def test_with_the_cache_off_a_repeated_search_still_reads_the_live_catalog(clien
     first = client.get("/api/cards/", query).json()
     with CaptureQueriesContext(connection) as ctx:
         assert client.get("/api/cards/", query).json() == first
-    assert len(ctx.captured_queries) == 2  # the count and the page; no version
+    assert len(ctx.captured_queries) == 3  # the count, the page, its printings; no version
     Card.objects.filter(id=first["results"][0]["id"]).update(defense=41)
     assert client.get("/api/cards/", query).json()["results"][0]["defense"] == 41
 
