@@ -8,6 +8,7 @@ edit cannot store a card the engine would misread.
 import unicodedata
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -273,7 +274,9 @@ class Printing(models.Model):
     code = models.CharField(max_length=20, unique=True, editable=False)
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printings")
     card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="printings")
-    number = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(999)]
+    )
     kind = models.CharField(max_length=10, choices=Kind.choices)
     label = models.CharField(max_length=100, blank=True)
     notes = models.CharField(max_length=300, blank=True)

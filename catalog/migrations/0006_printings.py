@@ -2,6 +2,7 @@
 under its own number, with the card's sample mark (decks 0003 then moves every collection
 quantity onto it)."""
 
+import django.core.validators
 import django.db.models.deletion
 from django.db import migrations, models
 
@@ -42,7 +43,15 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("code", models.CharField(editable=False, max_length=20, unique=True)),
-                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "number",
+                    models.PositiveSmallIntegerField(
+                        validators=[
+                            django.core.validators.MinValueValidator(1),
+                            django.core.validators.MaxValueValidator(999),
+                        ]
+                    ),
+                ),
                 (
                     "kind",
                     models.CharField(
