@@ -96,8 +96,7 @@ PRINTING_COLUMNS = ("card_id", "code", "card_set_id", "number", "kind", "label",
 
 
 def with_printings(rows: list[dict]) -> list[dict]:
-    """Give each card row its printings (one query for the page), first print first, then
-    in set order."""
+    """Give each card row its printings (one query), first print first, then in set order."""
     by_card: dict[str, list[dict]] = {row["id"]: [] for row in rows}
     printings = (
         Printing.objects.filter(card_id__in=list(by_card))
@@ -157,12 +156,6 @@ class CardSerializer(serializers.Serializer):
     is_sample = serializers.BooleanField(read_only=True)
     status = serializers.ChoiceField(choices=["sample", "real"], read_only=True)
     source = serializers.CharField(read_only=True)
-    printings = PrintingSerializer(
-        many=True,
-        read_only=True,
-        help_text="The card's printings, its first print first: each has its own set number; "
-        "decks count the card whatever its printing (R-DECK-2).",
-    )
 
     def to_representation(self, row: dict) -> dict:
         team = row["team_id"]
@@ -189,8 +182,22 @@ class CardSerializer(serializers.Serializer):
             "is_sample": row["is_sample"],
             "status": "sample" if row["is_sample"] else "real",
             "source": row["source"],
-            "printings": row.get("printings", []),
         }
+
+
+class CardDetailSerializer(CardSerializer):
+    """A card alone: the list's object and its printings (the list leaves them out, so a page
+    stays three queries, docs/performance.md; `printing:`/`is:promo` search by them)."""
+
+    printings = PrintingSerializer(
+        many=True,
+        read_only=True,
+        help_text="The card's printings, its first print first: each has its own set number; "
+        "decks count the card whatever its printing.",
+    )
+
+    def to_representation(self, row: dict) -> dict:
+        return {**super().to_representation(row), "printings": row["printings"]}
 
 
 MAX_PAGE = 10_000  # beyond every catalog; keeps OFFSET bounded
@@ -259,6 +266,9 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         except QuerySyntaxError as exc:
             raise ValidationError({"q": [str(exc)]}) from None
 
+    def get_serializer_class(self):
+        return CardDetailSerializer if self.action == "retrieve" else CardSerializer
+
     def get_object(self):
         self.kwargs["pk"] = self.kwargs["pk"].upper()
         return with_printings([super().get_object()])[0]
@@ -299,5 +309,5 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         return HttpResponse(body, content_type=renderer.media_type)
 
     def _page(self) -> dict:
-        cards = with_printings(list(self.paginate_queryset(self.get_queryset())))
+        cards = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response(self.get_serializer(cards, many=True).data).data

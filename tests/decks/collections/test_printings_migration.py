@@ -2,6 +2,8 @@
 made at the state before them: every card gets its first printing, and every collection
 quantity, trade mark, condition and language lands on it (issue #24 item 4)."""
 
+from datetime import date
+
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -28,9 +30,29 @@ def test_every_card_gets_a_first_printing_and_every_quantity_moves_onto_it():
     Entry = old.get_model("decks", "CollectionEntry")
     owner = User.objects.create(username="collector")
     other = User.objects.create(username="trader")
-    card, second = Card.objects.order_by("id")[:2]
-    Card.objects.filter(pk=card.pk).update(is_sample=False)
-    Card.objects.filter(pk=second.pk).update(is_sample=True)
+    CardSet = old.get_model("catalog", "CardSet")
+    # Cards of its own: a transactional test before this one may have emptied the catalog.
+    zm = CardSet.objects.create(
+        code="ZM",
+        name="Migration",
+        name_ja="移行",
+        released=date(2001, 1, 1),
+        kind="expansion",
+        kinds_count=2,
+        display_order=990,
+    )
+    card, second = (
+        Card.objects.create(
+            id=f"ZM-00{n}",
+            card_set=zm,
+            number=n,
+            name=f"Event {n}",
+            kind="event",
+            effect="draw:1",
+            is_sample=n == 2,
+        )
+        for n in (1, 2)
+    )
     rows = [
         (owner, card, "", "", 3, 1, 0),
         (owner, card, "mint", "ja", 2, 0, 1),
