@@ -283,3 +283,21 @@ def test_solo_boards_in_japanese_have_no_english_ui_text(ja_client, alice):
     assert "同じシャッフルでもう一度" in body and "リプレイを開く" in body  # full time
     events = ja_client.get(urls[1] + "events/?log=mine")
     assert english_in(events.content.decode(), _data_words()) == []
+
+
+def test_printings_and_collection_pages_in_japanese_have_no_english_ui_text(ja_client, alice):
+    """Issue #24 item 4: the card page's printings and collection editor, and the collection
+    page with its grid of a set's printings and the CSV help."""
+    from catalog.models import Printing
+    from decks.collections.services import collection_entry_set
+
+    Printing.objects.create(card_id="BS-012", card_set_id="BS", number=12, kind="foil")
+    Printing.objects.create(card_id="BS-012", card_set_id="CD00", number=99, kind="promo")
+    collection_entry_set(
+        owner=alice, card_id="BS-012", printing="BS-012-foil", quantity=2, condition="excellent"
+    )
+    collection_entry_set(owner=alice, card_id="BS-012", quantity=1, condition="good")
+    for path in ("/cards/BS-012/", "/collection/", "/collection/?set=BS"):
+        page = ja_client.get(path)
+        assert page.status_code == 200
+        assert english_in(page.content.decode(), _data_words()) == [], path
