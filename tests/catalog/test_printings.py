@@ -210,3 +210,21 @@ def test_a_new_printing_is_seen_at_once_despite_the_search_cache(client):
     assert client.get("/api/cards/", {"q": "is:foil id:BS-004"}).json()["count"] == 1
     after = client.get("/api/cards/BS-004/").json()
     assert [p["code"] for p in after["printings"]] == ["BS-004", "BS-004-foil"]
+
+
+def test_an_import_gives_new_cards_first_printings_and_a_card_made_real_a_real_print(tmp_path):
+    from django.core.management import call_command
+
+    header = "id,set,number,name,name_ja,kind,position,person,team,shoot,keep,defense,effect,"
+    path = tmp_path / "cards.csv"
+    path.write_text(
+        header
+        + "rarity\n"
+        + "BS-240,BS,240,Real Forward,本物 選手,player,FW,Real Forward,kashima,7,3,1,,R\n"
+        + "BS-012,BS,12,Real Twelve,本物 十二,event,,,,0,0,0,draw:1,C\n",
+        encoding="utf-8",
+    )
+    assert Printing.objects.get(card_id="BS-012", kind="first").is_sample is True
+    call_command("import_cards", str(path))
+    assert Printing.objects.get(card_id="BS-240", kind="first").is_sample is False
+    assert Printing.objects.get(card_id="BS-012", kind="first").is_sample is False
