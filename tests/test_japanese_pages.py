@@ -294,10 +294,15 @@ def test_printings_and_collection_pages_in_japanese_have_no_english_ui_text(ja_c
     Printing.objects.create(card_id="BS-012", card_set_id="BS", number=12, kind="foil")
     Printing.objects.create(card_id="BS-012", card_set_id="CD00", number=99, kind="promo")
     collection_entry_set(
-        owner=alice, card_id="BS-012", printing="BS-012-foil", quantity=2, condition="excellent"
+        owner=alice,
+        card_id="BS-012",
+        printing="BS-012-foil",
+        quantity=2,
+        for_trade=1,
+        condition="excellent",
     )
     collection_entry_set(owner=alice, card_id="BS-012", quantity=1, condition="good")
-    for path in ("/cards/BS-012/", "/collection/", "/collection/?set=BS"):
+    for path in ("/cards/BS-012/", "/collection/", "/collection/?set=BS", "/collection/trade/"):
         page = ja_client.get(path)
         assert page.status_code == 200
         assert english_in(page.content.decode(), _data_words()) == [], path

@@ -275,6 +275,39 @@ def trade_match(me, other) -> dict[str, list[tuple[Card, int]]]:
     }
 
 
+@dataclass(frozen=True)
+class PrintingMark:
+    """Copies of one printing marked by hand as haves (for trade) or wants."""
+
+    code: str
+    label: str
+    copies: int
+
+
+def marks_by_printing(user, field: str) -> dict[str, list[PrintingMark]]:
+    """Return {card id: [marks per printing]} of the hand-made `for_trade` or `wanted` marks,
+    summed over conditions and languages, in printing code order."""
+    rows = (
+        CollectionEntry.objects.filter(owner=user, **{f"{field}__gt": 0})
+        .values("card_id", "printing__code", "printing__kind", "printing__label")
+        .annotate(n=Sum(field))
+        .order_by("card_id", "printing__code")
+    )
+    kinds = dict(Printing.Kind.choices)
+    result: dict[str, list[PrintingMark]] = defaultdict(list)
+    for row in rows:
+        label = row["printing__label"] or str(kinds[row["printing__kind"]])
+        result[row["card_id"]].append(PrintingMark(row["printing__code"], label, row["n"]))
+    return dict(result)
+
+
+def cards_with_marks(
+    counts: dict[str, int], marks: dict[str, list[PrintingMark]]
+) -> list[tuple[Card, int, list[PrintingMark]]]:
+    """Return (card, copies, the hand-made marks per printing) in card id order."""
+    return [(card, n, marks.get(card.id, [])) for card, n in cards_with_counts(counts)]
+
+
 def cards_with_counts(counts: dict[str, int]) -> list[tuple[Card, int]]:
     cards = Card.objects.select_related("card_set").in_bulk(list(counts))
     return [(cards[c], n) for c, n in sorted(counts.items()) if c in cards]

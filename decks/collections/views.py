@@ -238,8 +238,8 @@ def collection_pool(request):
 
 def _trade_context(owner):
     return {
-        "haves": sel.cards_with_counts(sel.haves(owner)),
-        "wants": sel.cards_with_counts(sel.wants(owner)),
+        "haves": sel.cards_with_marks(sel.haves(owner), sel.marks_by_printing(owner, "for_trade")),
+        "wants": sel.cards_with_marks(sel.wants(owner), sel.marks_by_printing(owner, "wanted")),
     }
 
 

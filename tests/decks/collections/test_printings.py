@@ -277,3 +277,24 @@ def test_legality_counts_the_card_whatever_its_printing(legal_content, printed):
     short = DeckContent(goalkeeper=legal_content.goalkeeper, deck={**deck, "BS-001": 1})
     size = [p.key for p in content_problems(short, cards)]
     assert "deck_size" not in size  # 60 cards: a card with four printings counts once a copy
+
+
+def test_haves_and_wants_show_their_printings(spread, alice_client, bob_client):
+    marks = sel.marks_by_printing(spread, "for_trade")
+    assert marks == {"BS-001": [sel.PrintingMark("BS-001-foil", "Foil", 1)]}
+    assert sel.marks_by_printing(spread, "wanted") == {
+        "BS-002": [sel.PrintingMark("ZP-008", "Promo", 2)]
+    }
+    html = alice_client.get("/collection/trade/").content.decode()
+    assert '<span data-printing="BS-001-foil"><code>BS-001-foil</code> Foil ×1</span>' in html
+    assert '<span data-printing="ZP-008"><code>ZP-008</code> Promo ×2</span>' in html
+    collection = sel.collection_for_owner(spread)
+    from decks.collections.services import collection_set_visibility
+
+    collection_set_visibility(owner=spread, visibility="link")
+    collection.refresh_from_db()
+    shared = bob_client.get(f"/collection/s/{collection.slug}/").content.decode()
+    assert 'data-printing="ZP-008"' in shared
+    alice_client.cookies["django_language"] = "ja"
+    html = alice_client.get("/collection/trade/").content.decode()
+    assert "印をつけた版：" in html and "ホイル ×1" in html
