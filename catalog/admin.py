@@ -10,6 +10,7 @@ from catalog.models import (
     CardScan,
     CardSet,
     Printing,
+    PrintingProposal,
     Product,
     Team,
 )
@@ -137,3 +138,16 @@ class CardRevisionAdmin(admin.ModelAdmin):
 class CardScanAdmin(admin.ModelAdmin):
     list_display = ["token", "side", "card", "proposal", "width", "height", "created_at"]
     readonly_fields = ["token", "width", "height", "thumbnail", "normal", "large"]
+
+
+@admin.register(PrintingProposal)
+class PrintingProposalAdmin(admin.ModelAdmin):
+    """Read-only: proposed printings are reviewed on the card page (catalog.contributions)."""
+
+    list_display = ["card", "card_set", "number", "kind", "proposer", "status", "created_at"]
+    list_filter = ["status", "kind"]
+    search_fields = ["card__id", "proposer__username", "source"]
+    readonly_fields = [f.name for f in PrintingProposal._meta.fields]
+
+    def has_add_permission(self, request):
+        return False

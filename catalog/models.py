@@ -582,6 +582,66 @@ class CardRevision(models.Model):
         return f"{self.card_id} r{self.number}"
 
 
+class PrintingProposal(models.Model):
+    """A contributor's new printing of a card (a reprint, promo, parallel or foil), with its
+    source; an editor accepts it (the printing is made, checked again) or rejects it with a
+    reason (catalog.contributions.printings)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending review")
+        ACCEPTED = "accepted", _("Accepted")
+        REJECTED = "rejected", _("Rejected")
+
+    proposer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="printing_proposals"
+    )
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printing_proposals")
+    card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Printing.Kind.choices)
+    label = models.CharField(max_length=100, blank=True)
+    notes = models.CharField(max_length=300, blank=True)
+    source = models.CharField(max_length=200)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reviewed_printing_proposals",
+    )
+    reason = models.TextField(blank=True, max_length=2000)
+    printing = models.OneToOneField(
+        Printing, on_delete=models.SET_NULL, null=True, blank=True, related_name="proposal"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "accepted", "rejected"]),
+                name="printingproposal_known_status",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="rejected") | ~Q(reason=""),
+                name="printingproposal_rejected_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["reprint", "promo", "parallel", "foil"]),
+                name="printingproposal_known_kind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"printing proposal {self.pk} ({self.card_id})"
+
+    @property
+    def code(self) -> str:
+        return printing_code(self.card_set_id, self.number, self.kind)
+
+
 def scan_path(instance, filename: str) -> str:
     return f"scans/{instance.token}/{filename}"
 

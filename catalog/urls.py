@@ -18,6 +18,16 @@ urlpatterns = [
     path("proposals/<int:pk>/edit/", contrib_views.proposal_edit, name="proposal-edit"),
     path("proposals/<int:pk>/review/", contrib_views.proposal_review, name="proposal-review"),
     path("review/", contrib_views.review_queue, name="review-queue"),
+    path(
+        "cards/<str:card_id>/printings/propose/",
+        contrib_views.printing_propose,
+        name="printing-propose",
+    ),
+    path(
+        "printing-proposals/<int:pk>/review/",
+        contrib_views.printing_proposal_review,
+        name="printing-proposal-review",
+    ),
     path("changesets/new/", contrib_views.changeset_new, name="changeset-new"),
     path("sets/<str:code>/grid/", contrib_views.set_grid, name="set-grid"),
     path("changesets/<int:pk>/", contrib_views.changeset_detail, name="changeset-detail"),

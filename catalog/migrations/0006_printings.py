@@ -4,6 +4,7 @@ quantity onto it)."""
 
 import django.core.validators
 import django.db.models.deletion
+from django.conf import settings
 from django.db import migrations, models
 
 
@@ -30,6 +31,7 @@ def first_printings(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("catalog", "0005_changesets"),
+        migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
@@ -116,6 +118,114 @@ class Migration(migrations.Migration):
                 related_name="scans",
                 to="catalog.printing",
             ),
+        ),
+        migrations.CreateModel(
+            name="PrintingProposal",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("first", "First print"),
+                            ("reprint", "Reprint"),
+                            ("promo", "Promo"),
+                            ("parallel", "Parallel"),
+                            ("foil", "Foil"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("label", models.CharField(blank=True, max_length=100)),
+                ("notes", models.CharField(blank=True, max_length=300)),
+                ("source", models.CharField(max_length=200)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending review"),
+                            ("accepted", "Accepted"),
+                            ("rejected", "Rejected"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("reason", models.TextField(blank=True, max_length=2000)),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("reviewed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "card",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="printing_proposals",
+                        to="catalog.card",
+                    ),
+                ),
+                (
+                    "card_set",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="catalog.cardset",
+                    ),
+                ),
+                (
+                    "printing",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="proposal",
+                        to="catalog.printing",
+                    ),
+                ),
+                (
+                    "proposer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="printing_proposals",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "reviewer",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="reviewed_printing_proposals",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+            ],
+            options={
+                "ordering": ["-created_at", "-id"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("status__in", ["pending", "accepted", "rejected"])),
+                        name="printingproposal_known_status",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("status", "rejected"), _negated=True),
+                            models.Q(("reason", ""), _negated=True),
+                            _connector="OR",
+                        ),
+                        name="printingproposal_rejected_has_reason",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("kind__in", ["reprint", "promo", "parallel", "foil"])),
+                        name="printingproposal_known_kind",
+                    ),
+                ],
+            },
         ),
         migrations.RunPython(first_printings, migrations.RunPython.noop, elidable=False),
     ]
