@@ -302,6 +302,16 @@ def test_printings_and_collection_pages_in_japanese_have_no_english_ui_text(ja_c
         condition="excellent",
     )
     collection_entry_set(owner=alice, card_id="BS-012", quantity=1, condition="good")
+    from django.contrib.auth import get_user_model
+
+    from catalog.contributions.printings import printing_proposal_create
+
+    proposer = get_user_model().objects.create_user("bob", "bob@example.com", "pw-123456-x")
+    printing_proposal_create(
+        proposer=proposer,
+        card_id="BS-012",
+        data={"set": "CD00", "number": "98", "kind": "promo", "source": "https://x.jp/p"},
+    )
     for path in ("/cards/BS-012/", "/collection/", "/collection/?set=BS", "/collection/trade/"):
         page = ja_client.get(path)
         assert page.status_code == 200

@@ -314,3 +314,14 @@ def printing_proposals_section(request, card: Card) -> dict:
             "sets": list(CardSet.objects.order_by("display_order")),
         },
     }
+
+
+def pending_printing_proposals():
+    """Return the proposed printings waiting for review, oldest first (the review queue)."""
+    from catalog.models import PrintingProposal
+
+    return (
+        PrintingProposal.objects.filter(status=PrintingProposal.Status.PENDING)
+        .select_related("card", "card_set", "proposer")
+        .order_by("created_at", "id")
+    )

@@ -219,7 +219,11 @@ def review_queue(request):
     return render(
         request,
         "catalog/review_queue.html",
-        {"proposals": selectors.review_queue(), "changesets": selectors.pending_changesets()},
+        {
+            "proposals": selectors.review_queue(),
+            "changesets": selectors.pending_changesets(),
+            "printing_proposals": selectors.pending_printing_proposals(),
+        },
     )
 
 

@@ -128,3 +128,10 @@ def test_anonymous_users_cannot_propose(anon_client):
     response = anon_client.post("/cards/BS-001/printings/propose/", GOOD)
     assert response.status_code == 302 and "/login" in response["Location"]
     assert not PrintingProposal.objects.exists()
+
+
+def test_the_review_queue_lists_proposed_printings(alice, editor_client):
+    printing_proposal_create(proposer=alice, card_id="BS-001", data=GOOD)
+    html = editor_client.get("/review/").content.decode()
+    assert 'id="printing-queue"' in html and "<code>CD00-099</code> Promo" in html
+    assert 'href="/cards/BS-001/#printing-proposals"' in html
