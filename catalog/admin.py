@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext as _
 
 from catalog.card_format import ADMIN_FIELDS
 from catalog.importer import apply_rows, card_row, validate_card
@@ -64,10 +65,19 @@ class CardAdminForm(forms.ModelForm):
         return data
 
 
+class PrintingFormSet(forms.BaseInlineFormSet):
+    def clean(self):
+        super().clean()
+        for form in self.forms:
+            if self._should_delete_form(form) and form.instance.kind == Printing.Kind.FIRST:
+                raise forms.ValidationError(_("A card's first printing cannot be deleted."))
+
+
 class PrintingInline(admin.TabularInline):
-    """A card's printings, edited by editors here (contributed printings are not built)."""
+    """A card's printings, edited here by editors (or proposed on the card page)."""
 
     model = Printing
+    formset = PrintingFormSet
     fk_name = "card"
     extra = 0
     fields = ["code", "card_set", "number", "kind", "label", "notes", "is_sample"]
@@ -81,6 +91,12 @@ class PrintingAdmin(admin.ModelAdmin):
     search_fields = ["code", "card__id", "card__name", "card__name_ja", "label"]
     readonly_fields = ["code"]
     raw_id_fields = ["card"]
+
+    def has_delete_permission(self, request, obj=None):
+        # A card keeps its first printing (it goes only with the card).
+        if obj is not None and obj.kind == Printing.Kind.FIRST:
+            return False
+        return super().has_delete_permission(request, obj)
 
 
 @admin.register(Card)

@@ -314,7 +314,13 @@ class Printing(models.Model):
         if self.kind not in self.Kind.values:
             return
         card = self.card
-        if self.kind == self.Kind.FIRST:
+        was_first = (
+            self.pk is not None
+            and Printing.objects.filter(pk=self.pk, kind=self.Kind.FIRST).exists()
+        )
+        if was_first and (self.kind != self.Kind.FIRST or self.card_id != card.pk):
+            errors["kind"] = _("A card's first printing stays its first printing.")
+        elif self.kind == self.Kind.FIRST:
             if (self.card_set_id, self.number) != (card.card_set_id, card.number):
                 errors["kind"] = _(
                     "A first printing is the card's own set and number (%(id)s)."

@@ -228,3 +228,58 @@ def test_an_import_gives_new_cards_first_printings_and_a_card_made_real_a_real_p
     call_command("import_cards", str(path))
     assert Printing.objects.get(card_id="BS-240", kind="first").is_sample is False
     assert Printing.objects.get(card_id="BS-012", kind="first").is_sample is False
+
+
+def test_a_first_printing_stays_first_and_cannot_be_deleted_in_the_admin(printed, rf):
+    from django.contrib.admin.sites import site
+
+    first = Printing.objects.get(card_id="BS-001", kind="first")
+    form = PrintingForm(
+        data={"card": "BS-001", "card_set": "BS", "number": 1, "kind": "promo", "is_sample": True},
+        instance=first,
+    )
+    assert not form.is_valid() and "kind" in form.errors
+    admin = site._registry[Printing]
+    request = rf.get("/")
+    request.user = type("Editor", (), {"has_perm": lambda self, perm: True})()
+    first.refresh_from_db()  # the form changed the instance it checked
+    assert admin.has_delete_permission(request, first) is False
+    assert admin.has_delete_permission(request, printed["ZP-007"]) is True
+
+
+def test_the_card_admin_refuses_to_delete_a_first_printing(admin_client):
+    from catalog.importer import card_row
+
+    card = Card.objects.get(id="BS-004")
+    row = card_row(card)
+    first = card.printings.get(kind="first")
+    form = {
+        "id": card.id,
+        "card_set": card.card_set_id,
+        "number": card.number,
+        "name": card.name,
+        "name_ja": row["name_ja"],
+        "kind": card.kind,
+        "position": card.position,
+        "person": card.person,
+        "team": card.team_id or "",
+        "shoot": card.shoot,
+        "keep": card.keep,
+        "defense": card.defense,
+        "effect": card.effect,
+        "rarity": card.rarity,
+        "source": "",
+        "printings-TOTAL_FORMS": "1",
+        "printings-INITIAL_FORMS": "1",
+        "printings-0-id": first.pk,
+        "printings-0-card": card.id,
+        "printings-0-card_set": "BS",
+        "printings-0-number": card.number,
+        "printings-0-kind": "first",
+        "printings-0-is_sample": "on",
+        "printings-0-DELETE": "on",
+    }
+    response = admin_client.post(f"/admin/catalog/card/{card.id}/change/", form)
+    assert response.status_code == 200
+    assert "A card&#x27;s first printing cannot be deleted." in response.content.decode()
+    assert Printing.objects.filter(pk=first.pk).exists()
