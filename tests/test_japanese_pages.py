@@ -404,3 +404,36 @@ def test_errata_and_rulings_pages_in_japanese_have_no_english_ui_text(ja_client,
         page = reviewer.get(path)
         assert page.status_code == 200
         assert english_in(page.content.decode(), words) == [], path
+
+
+def test_printings_and_collection_pages_in_japanese_have_no_english_ui_text(ja_client, alice):
+    """Issue #24 item 4: the card page's printings and collection editor, and the collection
+    page with its grid of a set's printings and the CSV help."""
+    from catalog.models import Printing
+    from decks.collections.services import collection_entry_set
+
+    Printing.objects.create(card_id="BS-012", card_set_id="BS", number=12, kind="foil")
+    Printing.objects.create(card_id="BS-012", card_set_id="CD00", number=99, kind="promo")
+    collection_entry_set(
+        owner=alice,
+        card_id="BS-012",
+        printing="BS-012-foil",
+        quantity=2,
+        for_trade=1,
+        condition="excellent",
+    )
+    collection_entry_set(owner=alice, card_id="BS-012", quantity=1, condition="good")
+    from django.contrib.auth import get_user_model
+
+    from catalog.contributions.printings import printing_proposal_create
+
+    proposer = get_user_model().objects.create_user("bob", "bob@example.com", "pw-123456-x")
+    printing_proposal_create(
+        proposer=proposer,
+        card_id="BS-012",
+        data={"set": "CD00", "number": "98", "kind": "promo", "source": "https://x.jp/p"},
+    )
+    for path in ("/cards/BS-012/", "/collection/", "/collection/?set=BS", "/collection/trade/"):
+        page = ja_client.get(path)
+        assert page.status_code == 200
+        assert english_in(page.content.decode(), _data_words()) == [], path
