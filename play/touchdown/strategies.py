@@ -25,6 +25,11 @@ from play.touchdown.game import KICKOFF_CHOICE, Game
 from play.touchdown.options import Options
 from play.touchdown.outcome import play_out
 from play.touchdown.policies import POLICIES, Policy
+from play.touchdown.search import SearchPolicy
+
+# The search bot sits beside random and greedy; it is built on greedy, so policies.py cannot
+# list it itself (search.py imports it).
+POLICIES.setdefault("search", SearchPolicy())
 
 KICKOFF_STRATEGIES = ("own", "normal", "random", "adaptive")
 ADAPTIVE_GAMES = 1500  # calibration games per (variant, effect set, bot)
