@@ -50,10 +50,11 @@ def decision_times(games: int) -> list[float]:
 
 def timing(args: argparse.Namespace) -> None:
     times = sorted(decision_times(args.games))
+    median = statistics.median(times)
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
     print(
         f"search bot ({SearchPolicy().rollouts} rollouts, horizon {SearchPolicy().horizon}): "
-        f"{len(times)} decisions over {args.games} games; median {statistics.median(times):.2f} ms, "
+        f"{len(times)} decisions over {args.games} games; median {median:.2f} ms, "
         f"p95 {p95:.2f} ms, max {times[-1]:.2f} ms"
     )
 

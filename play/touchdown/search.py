@@ -13,10 +13,15 @@ from their new hands; the later die rolls and the second half's deal come from a
 source. Nothing the seat cannot see is read, so two games that differ only in hidden cards
 give the same decision with the same random source (tests/test_touchdown_search.py).
 
-A rollout applies the candidate and plays greedy at every seat to the end of the half. Its
-value, for the deciding seat's team: the points margin gained, plus `WIN_WORTH` for a won game
-(minus it for a lost one) when the game ends. Its randomness is the policy's own, so a game
-stays a function of its seed. Decision time is measured by `bench/touchdown_search.py`.
+A rollout applies the candidate and plays greedy at every seat for `SEARCH_HORIZON` more tricks
+(kick plays count as tricks), or to the end of the half. Its value, for the deciding seat's
+team: the points margin gained; then, if the half goes on, the possession to come weighed as
+greedy's measured points margin from that ball (`policies._net_value`, scaled down with fewer
+series cards left), or, at the end of the game, `WIN_WORTH` more for a win (less for a loss).
+Greedy's choice is always searched to the end and kept unless another action gains more than
+`CHANGE_MARGIN` points per rollout over it on the same worlds. Its randomness is the policy's
+own, so a game stays a function of its seed. `bench/touchdown_search.py` measures the decision
+time and the ladder (docs/touchdown.md, "The search bot").
 """
 
 from __future__ import annotations
@@ -41,8 +46,8 @@ from play.touchdown.policies import GreedyPolicy, _net_value
 
 SEARCH_ROLLOUTS = 24  # rollouts per decision: a median decision well under 20 ms (docs)
 SEARCH_HORIZON = 3  # tricks (or kick plays) a rollout plays before it weighs the field
-WIN_WORTH = 4.0
-CHANGE_MARGIN = 0.1  # points per rollout another action must gain over greedy's choice  # a won game, in points, on top of the margin
+WIN_WORTH = 4.0  # a won game, in points, on top of the margin
+CHANGE_MARGIN = 0.1  # points per rollout another action must gain over greedy's choice
 
 
 def _order(card: Card) -> int:
@@ -169,7 +174,11 @@ class SearchPolicy:
     """Determinised rollouts with greedy play, a fixed budget per decision (module docstring)."""
 
     def __init__(
-        self, rollouts: int = SEARCH_ROLLOUTS, *, horizon: int = SEARCH_HORIZON, name: str = "search"
+        self,
+        rollouts: int = SEARCH_ROLLOUTS,
+        *,
+        horizon: int = SEARCH_HORIZON,
+        name: str = "search",
     ) -> None:
         self.rollouts = rollouts
         self.horizon = horizon
