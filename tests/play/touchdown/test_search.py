@@ -12,7 +12,6 @@ import pytest
 
 from play.touchdown import (
     DECK,
-    Follow,
     Game,
     Options,
     action_from_dict,
@@ -103,9 +102,7 @@ def _hidden_variant(game, rng):
             dealt[place] = pool[start : start + len(holdings[place])]
             start += len(holdings[place])
         voids_kept = all(
-            card.suit not in game.voids[place]
-            for place in places[:3]
-            for card in dealt[place]
+            card.suit not in game.voids[place] for place in places[:3] for card in dealt[place]
         )
         if voids_kept and dealt != holdings:
             break
