@@ -12,6 +12,7 @@ Speed is measured here, never asserted in tests (STYLE.md).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -27,36 +28,45 @@ from play.touchdown.outcome import play_out  # noqa: E402
 from play.touchdown.search import SearchPolicy  # noqa: E402
 
 
-def decision_times(games: int) -> list[float]:
-    """Return the search bot's decision times in ms over `games` seeded games."""
+def decision_times(games: int) -> tuple[list[float], list[float]]:
+    """Return the search bot's decision times in ms over `games` seeded games: wall-clock
+    and CPU time of this process (the same on an idle core; on a busy machine the CPU time is
+    what the decision itself costs)."""
     search = SearchPolicy()
     greedy = get_policy("greedy")
     times: list[float] = []
+    cpu: list[float] = []
 
     class Timed:
         name = search.name
 
         def choose(self, game, rng):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             action = search.choose(game, rng)
             times.append((time.perf_counter() - start) * 1000)
+            cpu.append((time.process_time() - start_cpu) * 1000)
             return action
 
     timed = Timed()
     for seed in range(games):
         play_out(DEFAULT_OPTIONS, [timed, greedy, timed, greedy], seed, False)
-    return times
+    return times, cpu
 
 
 def timing(args: argparse.Namespace) -> None:
-    times = sorted(decision_times(args.games))
-    median = statistics.median(times)
-    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+    wall, cpu = decision_times(args.games)
+    bot = SearchPolicy()
     print(
-        f"search bot ({SearchPolicy().rollouts} rollouts, horizon {SearchPolicy().horizon}): "
-        f"{len(times)} decisions over {args.games} games; median {median:.2f} ms, "
-        f"p95 {p95:.2f} ms, max {times[-1]:.2f} ms"
+        f"search bot ({bot.rollouts} rollouts, horizon {bot.horizon}): {len(wall)} decisions "
+        f"over {args.games} games [load average {os.getloadavg()[0]:.1f}]"
     )
+    for name, times in (("wall-clock", wall), ("CPU", cpu)):
+        times = sorted(times)
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        print(
+            f"  {name:>10}: median {statistics.median(times):.2f} ms, p95 {p95:.2f} ms, "
+            f"max {times[-1]:.2f} ms"
+        )
 
 
 def _chunk(job: tuple[str, str, int, int]) -> Pairing:
