@@ -1,7 +1,8 @@
 """The Touchdown Heroes search bot: decision time and a ladder against the other bots.
 
     .venv/bin/python bench/touchdown_search.py time -n 20            # median and p95 ms
-    .venv/bin/python bench/touchdown_search.py ladder -n 500 -j 2    # search vs greedy, random
+    .venv/bin/python bench/touchdown_search.py ladder -n 600 -j 2    # search vs greedy, random
+    .venv/bin/python bench/touchdown_search.py ladder -n 600 --upper greedy --against random
 
 `time` plays `n` seeds (search as the Eagles against greedy) and times every decision the
 search bot takes, on one core. `ladder` plays seeds 0..n-1 twice each, the search bot once on
@@ -78,7 +79,7 @@ def ladder(args: argparse.Namespace) -> None:
     size = max(1, args.games // (4 * args.jobs))
     for lower in args.against:
         jobs = [
-            ("search", lower, start, min(start + size, args.games))
+            (args.upper, lower, start, min(start + size, args.games))
             for start in range(0, args.games, size)
         ]
         with ProcessPoolExecutor(args.jobs) as pool:
@@ -88,7 +89,8 @@ def ladder(args: argparse.Namespace) -> None:
             total = total + part
         low, high = total.interval
         print(
-            f"search vs {lower}: {total.games} games (seeds 0..{args.games - 1}, seats swapped), "
+            f"{args.upper} vs {lower}: {total.games} games "
+            f"(seeds 0..{args.games - 1}, seats swapped), "
             f"{total.wins} won, {total.draws} drawn, {total.losses} lost; score "
             f"{total.rate:.1%}, 95% interval {low:.1%}..{high:.1%}"
             f"{' (clear of 50%)' if total.clear else ' (NOT clear of 50%)'}"
@@ -107,6 +109,7 @@ def main() -> None:
     lad.add_argument("-n", "--games", type=int, default=500, help="seeds (each played twice)")
     lad.add_argument("-j", "--jobs", type=int, default=1)
     lad.add_argument("--against", nargs="+", default=["greedy", "random"])
+    lad.add_argument("--upper", default="search", help="the bot measured (default: search)")
     lad.set_defaults(run=ladder)
     args = parser.parse_args()
     args.run(args)

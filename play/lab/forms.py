@@ -38,7 +38,7 @@ STRATEGY_CHOICES = [
     ("adaptive", _("Adaptive: a table measured for the variant")),
 ]
 BOT_CHOICES = [
-    ("search", _("Search bots (strongest, about 50 times slower)")),
+    ("search", _("Search bots (strongest, about 250 times slower)")),
     ("greedy", _("Greedy bots (stronger)")),
     ("random", _("Random bots (weaker)")),
 ]
@@ -68,7 +68,7 @@ EFFECT_CHOICES = [
 POLICY_CHOICES = [
     ("greedy", _("Greedy bots")),
     ("random", _("Random bots")),
-    ("search", _("Search bots (strongest, about 50 times slower)")),
+    ("search", _("Search bots (strongest, about 250 times slower)")),
 ]
 MAX_EFFECT_FILE = 256 * 1024
 
