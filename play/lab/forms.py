@@ -37,7 +37,11 @@ STRATEGY_CHOICES = [
     ("random", _("Always random")),
     ("adaptive", _("Adaptive: a table measured for the variant")),
 ]
-BOT_CHOICES = [("greedy", _("Greedy bots (stronger)")), ("random", _("Random bots (weaker)"))]
+BOT_CHOICES = [
+    ("search", _("Search bots (strongest, about 250 times slower)")),
+    ("greedy", _("Greedy bots (stronger)")),
+    ("random", _("Random bots (weaker)")),
+]
 # The options a sweep may vary, named as the results pages name them (play/studies/labels.py).
 SWEEP_PARAM_CHOICES = [
     (name, OPTION_LABELS[name])
@@ -61,7 +65,11 @@ EFFECT_CHOICES = [
     ("example", _("Our example set (not the designer's)")),
     ("file", _("My own effect-set file")),
 ]
-POLICY_CHOICES = [("greedy", _("Greedy bots")), ("random", _("Random bots"))]
+POLICY_CHOICES = [
+    ("greedy", _("Greedy bots")),
+    ("random", _("Random bots")),
+    ("search", _("Search bots (strongest, about 250 times slower)")),
+]
 MAX_EFFECT_FILE = 256 * 1024
 
 

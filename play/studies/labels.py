@@ -59,7 +59,11 @@ STRATEGY_LABELS = {
     "random": gettext_lazy("always random"),
     "adaptive": gettext_lazy("adaptive (measured table)"),
 }
-BOT_LABELS = {"greedy": gettext_lazy("Greedy bots"), "random": gettext_lazy("Random bots")}
+BOT_LABELS = {
+    "greedy": gettext_lazy("Greedy bots"),
+    "random": gettext_lazy("Random bots"),
+    "search": gettext_lazy("Search bots"),
+}
 
 
 def option_label(name: str) -> str:
