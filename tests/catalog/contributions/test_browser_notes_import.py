@@ -15,6 +15,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.test import Client
+from django.utils import translation
+from django.utils.translation import gettext
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 
@@ -145,7 +147,9 @@ def test_an_erratum_and_a_ruling_from_proposal_to_the_card_page(
     sign_in(browser, live_server, erin, language)
     open_page(browser, f"{base}/review/")
     queue = main_text(browser)
-    assert CARD in queue
+    assert CARD in browser.find_element(By.ID, "note-queue").text
+    with translation.override(language):  # it said so above the two notes waiting
+        assert gettext("Nothing to review: every proposal has been answered.") not in queue
     look(browser, screenshot_dir, "review-queue-notes", language)
     for proposal in CardNoteProposal.objects.order_by("pk"):
         open_page(browser, f"{base}/notes/{proposal.pk}/")
