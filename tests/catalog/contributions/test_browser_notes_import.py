@@ -31,6 +31,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 CARD = "BS-012"
 OVERFLOW = "return document.documentElement.scrollWidth - window.innerWidth"
 WIDTHS = (1280, 390)
+# A long unbroken source, as a pasted address is: it must wrap, not push the page sideways.
+JUDGE = "https://judges.example/answers/" + "BasicSet012" * 12 + "?q=end"
 
 
 def user(name: str, editor: bool = False):
@@ -126,7 +128,7 @@ def test_an_erratum_and_a_ruling_from_proposal_to_the_card_page(
         {
             "printed_text": "Draw 2 cards.",
             "current_text": "Draw 1 card.",
-            "source": "Publisher FAQ, 2002-05",
+            "source": "Publisher FAQ, 2002-05: https://publisher.example/" + "FAQ2002" * 20,
         },
     )
     submit(browser, "#note-form button[type=submit]")
@@ -135,11 +137,11 @@ def test_an_erratum_and_a_ruling_from_proposal_to_the_card_page(
 
     open_page(browser, f"{base}/cards/{CARD}/notes/propose/?kind=ruling")
     fill(browser, {"text": "It ends at the end of the phase.", "ruling_date": "2002-13-45"})
-    fill(browser, {"source": "Judge answer"})
+    fill(browser, {"source": JUDGE})
     submit(browser, "#note-form button[type=submit]")
     assert "2002-13-45" in errors_of(browser)["ruling_date"]  # not "use the form" alone
     look(browser, screenshot_dir, "ruling-bad-date", language)
-    no_english(browser, language, "It ends at the end of the phase.", "Judge answer")
+    no_english(browser, language, "It ends at the end of the phase.", JUDGE)
     fill(browser, {"ruling_date": "2002-04-01"})
     submit(browser, "#note-form button[type=submit]")
     assert CardNoteProposal.objects.filter(status="pending").count() == 2
@@ -153,11 +155,14 @@ def test_an_erratum_and_a_ruling_from_proposal_to_the_card_page(
     look(browser, screenshot_dir, "review-queue-notes", language)
     for proposal in CardNoteProposal.objects.order_by("pk"):
         open_page(browser, f"{base}/notes/{proposal.pk}/")
+        fields = browser.find_element(By.ID, "note-fields").text
         if proposal.kind == "erratum":
-            fields = browser.find_element(By.ID, "note-fields").text
             assert "Draw 2 cards." in fields and "Draw 1 card." in fields
-            look(browser, screenshot_dir, "note-review", language)
             no_english(browser, language, "Draw 2 cards.", "Draw 1 card.", "Publisher FAQ")
+        else:
+            assert "2002-04-01" in fields and "It ends at the end of the phase." in fields
+            no_english(browser, language, "It ends at the end of the phase.", JUDGE)
+        look(browser, screenshot_dir, f"note-review-{proposal.kind}", language)
         submit(browser, "#review-form button[value=accept]")
     assert Erratum.objects.filter(card_id=CARD).count() == 1
     assert Ruling.objects.filter(card_id=CARD).count() == 1
@@ -167,8 +172,14 @@ def test_an_erratum_and_a_ruling_from_proposal_to_the_card_page(
     assert "Draw 2 cards." in errata and "Draw 1 card." in errata and "Publisher FAQ" in errata
     rulings = browser.find_element(By.ID, "rulings").text
     assert "2002-04-01" in rulings and "It ends at the end of the phase." in rulings
-    assert "Judge answer" in rulings
+    assert JUDGE in rulings
     look(browser, screenshot_dir, "card-notes", language, at="#errata")
+    browser.set_window_size(390, 900)
+    wrap = "const w = document.querySelector('#errata .table-wrap');"
+    wrap += "return [w.scrollWidth, w.clientWidth]"
+    scroll_width, client_width = browser.execute_script(wrap)
+    assert scroll_width <= client_width, "the errata table scrolls sideways on a phone"
+    browser.set_window_size(1280, 900)
 
     open_page(browser, f"{base}/cards/?q=has:errata")
     results = main_text(browser)
