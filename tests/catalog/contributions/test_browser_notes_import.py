@@ -181,10 +181,33 @@ def test_an_erratum_and_a_ruling_from_proposal_to_the_card_page(
     assert scroll_width <= client_width, "the errata table scrolls sideways on a phone"
     browser.set_window_size(1280, 900)
 
+    open_page(browser, f"{base}/cards/BS-013/notes/propose/?kind=ruling")  # a sample card
+    assert browser.find_element(By.ID, "sample-card").is_displayed()
+    assert not browser.find_elements(By.ID, "note-form")
+    # Nothing asks for a ruling the page then refuses: no how-to, no "propose an erratum instead".
+    assert not browser.find_elements(By.CSS_SELECTOR, "main a[href='?kind=erratum']")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "main p")) == 1
+    look(browser, screenshot_dir, "sample-no-form", language)
+    no_english(browser, language)
+
     open_page(browser, f"{base}/cards/?q=has:errata")
     results = main_text(browser)
     assert CARD in results or Card.objects.get(id=CARD).display_name in results
     look(browser, screenshot_dir, "search-has-errata", language, at="main")
+
+
+# The export's own words (card data, the site, its licence), not the page's.
+EXPORT_DATA = (
+    "Hand Written",
+    "手書き",
+    "てがき",
+    "hand.example",
+    "CC-BY-SA-4.0",
+    "Keep 3",
+    "Keep 4",
+    "official errata",
+    "starter booklet p.3",
+)
 
 
 def export_bytes() -> bytes:
@@ -234,6 +257,9 @@ def test_an_editor_imports_an_export_reviews_the_changeset_and_the_card_changes(
     changeset = Changeset.objects.get()
     assert browser.current_url.endswith(changeset.get_absolute_url())
     assert Card.objects.get(id="BS-007").is_sample  # nothing applied yet
+    assert "hand.example" in browser.find_element(By.ID, "changeset-origin").text
+    look(browser, screenshot_dir, "import-sent", language)
+    no_english(browser, language, *EXPORT_DATA)
 
     sign_in(browser, live_server, rita, language)
     open_page(browser, base + changeset.get_absolute_url())
@@ -245,19 +271,7 @@ def test_an_editor_imports_an_export_reviews_the_changeset_and_the_card_changes(
     assert "Hand Written" in name
     assert "Keep 4" in card.find_element(By.CSS_SELECTOR, "[data-notes]").text
     look(browser, screenshot_dir, "import-changeset", language, at="#card-BS-007")
-    no_english(
-        browser,
-        language,
-        "Hand Written",
-        "手書き",
-        "てがき",
-        "hand.example",
-        "CC-BY-SA-4.0",
-        "Keep 3",
-        "Keep 4",
-        "official errata",
-        "starter booklet p.3",
-    )
+    no_english(browser, language, *EXPORT_DATA)
     submit(browser, "#changeset-review button[type=submit]")
     card = Card.objects.get(id="BS-007")
     assert (card.name, card.is_sample) == ("Hand Written", False)
