@@ -336,7 +336,9 @@ def changeset_new(request):
                 proposer=request.user, rows=rows, source=values["source"], note=values["note"]
             )
         except ProposalError as exc:
-            problems = [str(p).removeprefix("file, ").removeprefix("file: ") for p in exc.problems]
+            problems = _named(
+                exc.problems, {"source": _("Source"), "note": _("Note for the editors")}
+            )
             status = 400
         else:
             cards = changeset.proposals.count()
@@ -595,6 +597,17 @@ def note_edit(request, pk):
     )
 
 
+def _named(problems, labels: dict[str, str]) -> list[str]:
+    """The problems of a form's free-text fields, each named by the label the form shows (not
+    the field's code name, which is English on a Japanese page); other problems as they are."""
+    return [
+        f"{labels[p.field]}: {p.message}"
+        if p.field in labels
+        else str(p).removeprefix("file, ").removeprefix("file: ")
+        for p in problems
+    ]
+
+
 @require_http_methods(["GET", "POST"])
 def open_data_import(request):
     """An editor uploads another instance's open-data export (a set's .json or a .zip of its
@@ -634,7 +647,12 @@ def open_data_import(request):
         except ExportRejected as exc:
             problems, status = exc.messages(), 400
         except ProposalError as exc:
-            problems = [str(p).removeprefix("file, ").removeprefix("file: ") for p in exc.problems]
+            labels = {
+                "export": _("Export file (.json or .zip)"),
+                "instance": _("Where it comes from"),
+                "note": _("Note for the editors"),
+            }
+            problems = _named(exc.problems, labels)
             status = 400
         else:
             counts = export.counts()
