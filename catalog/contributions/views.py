@@ -161,8 +161,8 @@ def proposal_review(request, pk):
         context["reason_given"] = reason
         return render(request, "catalog/proposal_detail.html", context, status=409)
     except ProposalError as exc:
-        for problem in exc.problems:
-            messages.error(request, str(problem).removeprefix("file, ").removeprefix("file: "))
+        for problem in _named(exc.problems, {"reason": _("Reason")}):
+            messages.error(request, problem)
         return redirect(proposal.get_absolute_url())
     if action == "accept":
         return redirect("catalog:card-detail", proposal.card_id)
@@ -551,8 +551,8 @@ def note_review(request, pk):
         context["reason_given"] = reason
         return render(request, "catalog/note_detail.html", context, status=409)
     except ProposalError as exc:
-        for problem in exc.problems:
-            messages.error(request, str(problem).removeprefix("file, ").removeprefix("file: "))
+        for problem in _named(exc.problems, {"reason": _("Reason")}):
+            messages.error(request, problem)
         context = _note_context(request, proposal)
         context["reason_given"] = reason
         return render(request, "catalog/note_detail.html", context, status=400)

@@ -162,6 +162,13 @@ def test_an_erratum_and_a_ruling_from_proposal_to_the_card_page(
         else:
             assert "2002-04-01" in fields and "It ends at the end of the phase." in fields
             no_english(browser, language, "It ends at the end of the phase.", JUDGE)
+            submit(browser, "#review-form button[value=reject]")  # with no reason
+            assert browser.find_element(By.ID, "review-form").is_displayed()
+            look(browser, screenshot_dir, "note-reject-no-reason", language)
+            with translation.override(language):  # it said "reason:", the code's name
+                assert gettext("Reason") + ":" in main_text(browser)
+            no_english(browser, language, "It ends at the end of the phase.", JUDGE)
+            assert CardNoteProposal.objects.get(pk=proposal.pk).status == "pending"
         look(browser, screenshot_dir, f"note-review-{proposal.kind}", language)
         submit(browser, "#review-form button[value=accept]")
     assert Erratum.objects.filter(card_id=CARD).count() == 1
