@@ -232,7 +232,12 @@ def _files_from_zip(name: str, raw: bytes) -> dict[str, bytes]:
                 if read > _limit():
                     raise _too_big(name, read)
                 files[inner] = data
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError) as exc:
+    except zipfile.BadZipFile:
+        # Not a zip at all: Python's "(File is not a zip file)" would be English on a Japanese page.
+        raise ExportRejected(
+            [ExportProblem(name, "", "", _("is not a zip file: upload a set's .json or a .zip"))]
+        ) from None
+    except (zipfile.LargeZipFile, NotImplementedError, EOFError) as exc:
         raise ExportRejected(
             [ExportProblem(name, "", "", _("is not a readable zip file (%(e)s)") % {"e": exc})]
         ) from None
@@ -265,6 +270,8 @@ def parse_file(name: str, raw: bytes):
             )
             % {"at": f"{exc.start:,}"},
         )
+    if not text.strip():
+        return _refuse(name, _("is empty: an export is one JSON document"))
     try:
         return loads_bounded(text, max_bytes=_limit())
     except JSONLimitError as exc:

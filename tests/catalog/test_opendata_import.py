@@ -544,3 +544,28 @@ def test_a_bad_instance_or_note_is_named_by_its_label_in_japanese(editor_client,
     assert answer.status_code == 400
     assert said in answer.content.decode()
     assert not Changeset.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "raw", "said"),
+    [
+        (
+            "BS.json",
+            b"hello world",
+            "BS.json: JSON として読めません：JSON の書き方が正しくありません（1 行目、1 文字目）",
+        ),
+        ("data.zip", b"not a zip", "data.zip: ZIP ファイルではありません"),
+        ("BS.json", b"  \n", "BS.json: 空です"),
+    ],
+)
+def test_a_file_that_is_no_export_is_refused_in_japanese_words(editor_client, name, raw, said):
+    # Python's own texts showed in English on the Japanese page: "(Expecting value: line 1
+    # column 1 (char 0))", "(File is not a zip file)".
+    editor_client.cookies["django_language"] = "ja"
+    upload = io.BytesIO(raw)
+    upload.name = name
+    answer = editor_client.post("/data/import/", {"export": upload, "instance": "x"})
+    page = answer.content.decode()
+    assert answer.status_code == 400 and said in page
+    assert "Expecting" not in page and "File is not" not in page
+    assert not Changeset.objects.exists()
