@@ -364,6 +364,16 @@ def check_document(name: str, document) -> list[ExportProblem]:
     if not isinstance(document, dict):
         return [ExportProblem(name, "", "", _("must be a JSON object (a set's document or index)"))]
     kind, version = document.get("format"), document.get("version")
+    if "format" not in document:  # said "null is not …" of a key the file does not have
+        return [
+            ExportProblem(
+                name,
+                "",
+                "format",
+                _("is missing: this is not an Eleven Stars open-data export (%(known)s)")
+                % {"known": opendata.FORMAT},
+            )
+        ]
     if kind not in (opendata.FORMAT, INDEX_FORMAT):
         return [
             ExportProblem(
@@ -385,6 +395,15 @@ def check_document(name: str, document) -> list[ExportProblem]:
                     "this site must be updated before it can import it"
                 )
                 % {"v": version, "known": opendata.VERSION},
+            )
+        ]
+    if "version" not in document:
+        return [
+            ExportProblem(
+                name,
+                "",
+                "version",
+                _("is missing (this site reads version %(known)s)") % {"known": opendata.VERSION},
             )
         ]
     if version != opendata.VERSION:

@@ -556,6 +556,8 @@ def test_a_bad_instance_or_note_is_named_by_its_label_in_japanese(editor_client,
         ),
         ("data.zip", b"not a zip", "data.zip: ZIP ファイルではありません"),
         ("BS.json", b"  \n", "BS.json: 空です"),
+        ("notes.json", b"{}", "notes.json · format: ありません。イレブンスターズの"),
+        ("BS.json", b'{"format": "eleven-stars-catalogue"}', "BS.json · version: ありません"),
     ],
 )
 def test_a_file_that_is_no_export_is_refused_in_japanese_words(editor_client, name, raw, said):
