@@ -116,17 +116,15 @@ def _limit() -> int:
     return settings.OPEN_DATA_IMPORT_MAX_BYTES
 
 
-def _too_big(name: str, size: int) -> ExportRejected:
+def _too_big(name: str, size: int, unpacked: bool = False) -> ExportRejected:
+    # A zip's unpacked size is said as such: "is 60,000,000 bytes" of a 60 kB upload puzzled.
+    message = (
+        _("unpacks to %(size)s bytes (at most %(limit)s)")
+        if unpacked
+        else _("is %(size)s bytes (at most %(limit)s)")
+    )
     return ExportRejected(
-        [
-            ExportProblem(
-                name,
-                "",
-                "",
-                _("is %(size)s bytes (at most %(limit)s)")
-                % {"size": f"{size:,}", "limit": f"{_limit():,}"},
-            )
-        ]
+        [ExportProblem(name, "", "", message % {"size": f"{size:,}", "limit": f"{_limit():,}"})]
     )
 
 
@@ -217,7 +215,7 @@ def _files_from_zip(name: str, raw: bytes) -> dict[str, bytes]:
             )
         total = sum(m.file_size for m in members)
         if total > _limit():
-            raise _too_big(name, total)
+            raise _too_big(name, total, unpacked=True)
         # The folder may be zipped with its own name in front: read names from index.json's place.
         index = next((m for m in members if m.filename.rsplit("/", 1)[-1] == "index.json"), None)
         prefix = index.filename[: -len("index.json")] if index else ""
@@ -230,7 +228,7 @@ def _files_from_zip(name: str, raw: bytes) -> dict[str, bytes]:
                     data = fh.read(_limit() - read + 1)  # a member's stated size may lie
                 read += len(data)
                 if read > _limit():
-                    raise _too_big(name, read)
+                    raise _too_big(name, read, unpacked=True)
                 files[inner] = data
     except zipfile.BadZipFile:
         # Not a zip at all: Python's "(File is not a zip file)" would be English on a Japanese page.

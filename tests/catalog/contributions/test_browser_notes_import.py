@@ -254,7 +254,16 @@ def test_an_editor_imports_an_export_reviews_the_changeset_and_the_card_changes(
     browser.find_element(By.NAME, "export").send_keys(str(bomb))
     submit(browser, "#open-data-import button[type=submit]")
     problems = browser.find_element(By.ID, "import-problems").text
-    assert "data.zip" in problems and "10,000,000" in problems, problems
+    assert "data.zip" in problems and "60,000,000" in problems and "10,000,000" in problems
+    with translation.override(language):  # its unpacked size, said in the page's language
+        assert (
+            gettext("unpacks to %(size)s bytes (at most %(limit)s)")
+            % {
+                "size": "60,000,000",
+                "limit": "10,000,000",
+            }
+            in problems
+        )
     assert not Changeset.objects.exists()
 
     browser.find_element(By.NAME, "export").send_keys(str(good))
