@@ -297,3 +297,9 @@ def test_an_editor_imports_an_export_reviews_the_changeset_and_the_card_changes(
     assert ("手書き" if language == "ja" else "Hand Written") in heading
     assert "Keep 4" in browser.find_element(By.ID, "errata").text
     look(browser, screenshot_dir, "import-card-after", language, at="#errata")
+    browser.set_window_size(390, 900)
+    wrap = "const w = document.querySelector('#history .table-wrap');"
+    wrap += "return [w.scrollWidth, w.clientWidth, w.innerText]"
+    scroll_width, client_width, history = browser.execute_script(wrap)
+    assert "hand.example" in history and "kenji" in history
+    assert scroll_width <= client_width, "the imported revisions scroll sideways on a phone"
