@@ -191,8 +191,8 @@ def proposal_review(request, pk):
         context["reason_given"] = reason
         return render(request, "catalog/proposal_detail.html", context, status=409)
     except ProposalError as exc:
-        for problem in exc.problems:
-            messages.error(request, str(problem).removeprefix("file, ").removeprefix("file: "))
+        for problem in _named(exc.problems, {"reason": _("Reason")}):
+            messages.error(request, problem)
         return redirect(proposal.get_absolute_url())
     if action == "accept":
         return redirect("catalog:card-detail", proposal.card_id)
@@ -389,7 +389,9 @@ def changeset_new(request):
                 scans=_grid_scans(request.FILES),
             )
         except ProposalError as exc:
-            problems = [str(p).removeprefix("file, ").removeprefix("file: ") for p in exc.problems]
+            problems = _named(
+                exc.problems, {"source": _("Source"), "note": _("Note for the editors")}
+            )
             status = 400
         else:
             cards = changeset.proposals.count()
@@ -633,8 +635,8 @@ def note_review(request, pk):
         context["reason_given"] = reason
         return render(request, "catalog/note_detail.html", context, status=409)
     except ProposalError as exc:
-        for problem in exc.problems:
-            messages.error(request, str(problem).removeprefix("file, ").removeprefix("file: "))
+        for problem in _named(exc.problems, {"reason": _("Reason")}):
+            messages.error(request, problem)
         context = _note_context(request, proposal)
         context["reason_given"] = reason
         return render(request, "catalog/note_detail.html", context, status=400)
@@ -679,6 +681,17 @@ def note_edit(request, pk):
     )
 
 
+def _named(problems, labels: dict[str, str]) -> list[str]:
+    """The problems of a form's free-text fields, each named by the label the form shows (not
+    the field's code name, which is English on a Japanese page); other problems as they are."""
+    return [
+        f"{labels[p.field]}: {p.message}"
+        if p.field in labels
+        else str(p).removeprefix("file, ").removeprefix("file: ")
+        for p in problems
+    ]
+
+
 @require_http_methods(["GET", "POST"])
 def open_data_import(request):
     """An editor uploads another instance's open-data export (a set's .json or a .zip of its
@@ -718,7 +731,12 @@ def open_data_import(request):
         except ExportRejected as exc:
             problems, status = exc.messages(), 400
         except ProposalError as exc:
-            problems = [str(p).removeprefix("file, ").removeprefix("file: ") for p in exc.problems]
+            labels = {
+                "export": _("Export file (.json or .zip)"),
+                "instance": _("Where it comes from"),
+                "note": _("Note for the editors"),
+            }
+            problems = _named(exc.problems, labels)
             status = 400
         else:
             counts = export.counts()
