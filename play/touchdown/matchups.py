@@ -314,6 +314,8 @@ OPTION_NAMES = (
     "kickoff_kick_ability",
     "kick_play_hand",
     "suit_change_judges",
+    "guarantee_heroes",
+    "guarantee_ball",
     "effects",
 )
 
