@@ -184,6 +184,27 @@ def run_in_process(tasks: list[tuple[dict, list[int]]], bot: str) -> list[list[t
     return [play_task(values, bot, seeds) for values, seeds in tasks]
 
 
+def stage_deals(first: int, stage: int) -> tuple[int, int]:
+    """Return the deal numbers (start, stop) a stage adds (stage 0 first)."""
+    return (0 if stage == 0 else first * GROWTH ** (stage - 1), first * GROWTH**stage)
+
+
+def decide(units: dict[str, list], draft_key: str, band: dict) -> tuple[list, list, list]:
+    """Return (kept, dropped clearly out, dropped by halving) after a stage: a third of the
+    candidates (rounded up) at most go on."""
+    figures = {key: quick_figures(rows) for key, rows in units.items()}
+    keep = max(1, math.ceil((len(units) - 1) / GROWTH))
+    return select(figures, draft_key, band, keep)
+
+
+def settings_of(*, preview: bool, first_seeds=None, stages=None, space=None) -> dict:
+    return {
+        "space": space or (PREVIEW_SPACE if preview else SPACE),
+        "first": first_seeds or (PREVIEW_FIRST_SEEDS if preview else FIRST_SEEDS),
+        "stages": stages or (PREVIEW_STAGES if preview else STAGES),
+    }
+
+
 def search(
     *,
     bot: str = "greedy",
@@ -200,38 +221,57 @@ def search(
     figures, the ranked shortlist with intervals, costs and sentences, and every deal's unit of
     the shortlist and the draft (so a reader can recompute each figure)."""
     band = dict(band or BAND)
-    space = space or (PREVIEW_SPACE if preview else SPACE)
-    first = first_seeds or (PREVIEW_FIRST_SEEDS if preview else FIRST_SEEDS)
-    stages = stages or (PREVIEW_STAGES if preview else STAGES)
-    pool = variants(space)
+    plan = settings_of(preview=preview, first_seeds=first_seeds, stages=stages, space=space)
+    pool = variants(plan["space"])
     by_key = {key_of(v): v for v in pool}
     draft_key = key_of(DRAFT)
     alive = list(by_key)
     units: dict[str, list[tuple[float, ...]]] = {key: [] for key in alive}
     log = []
-    played = 0
-    seeds_so_far = 0
-    for stage in range(stages):
-        target = first * GROWTH**stage
-        new = deal_seeds(seed, seeds_so_far, target)
+    for stage in range(plan["stages"]):
+        start, stop = stage_deals(plan["first"], stage)
+        new = deal_seeds(seed, start, stop)
         tasks = [(by_key[key], new) for key in alive]
         for key, rows in zip(alive, runner(tasks, bot), strict=True):
             units[key].extend(rows)
-        played += 2 * len(new) * len(alive)
-        seeds_so_far = target
-        figures = {key: quick_figures(units[key]) for key in alive}
-        candidates = len(alive) - 1
-        entry = {"stage": stage + 1, "deals": target, "variants": candidates, "games": played}
-        if stage == stages - 1:
-            log.append(entry)
-            break
-        keep = max(1, math.ceil(candidates / GROWTH))
-        kept, out, halved = select(figures, draft_key, band, keep)
-        log.append({**entry, "kept": kept, "dropped_out_of_band": out, "dropped_halving": halved})
-        for key in out + halved:
-            units.pop(key)
-        alive = [draft_key, *kept]
-    rows = [_row(by_key[key], units[key], units[draft_key], band, seed, resamples) for key in alive]
+        entry = stage_entry(stage, stop, alive, log)
+        if stage < plan["stages"] - 1:
+            kept, out, halved = decide(units, draft_key, band)
+            entry.update(kept=kept, dropped_out_of_band=out, dropped_halving=halved)
+            for key in out + halved:
+                units.pop(key)
+            alive = [draft_key, *kept]
+        log.append(entry)
+    return finish(
+        by_key=by_key,
+        units=units,
+        band=band,
+        bot=bot,
+        seed=seed,
+        preview=preview,
+        plan=plan,
+        log=log,
+        resamples=resamples,
+    )
+
+
+def stage_entry(stage: int, stop: int, alive: list[str], log: list[dict]) -> dict:
+    """Return a stage's line of the log: its deals in all, its candidates, the games so far."""
+    played = log[-1]["games"] if log else 0
+    start = log[-1]["deals"] if log else 0
+    return {
+        "stage": stage + 1,
+        "deals": stop,
+        "variants": len(alive) - 1,
+        "games": played + 2 * (stop - start) * len(alive),
+    }
+
+
+def finish(*, by_key, units, band, bot, seed, preview, plan, log, resamples) -> dict:
+    """Return the search's result from the last stage's units (every survivor and the draft)."""
+    draft_key = key_of(DRAFT)
+    draft_units = units[draft_key]
+    rows = [_row(by_key[key], units[key], draft_units, band, seed, resamples) for key in units]
     draft_row = next(row for row in rows if row["key"] == draft_key)
     shortlist = [row for row in rows if row["key"] != draft_key]
     shortlist.sort(key=lambda r: (not r["in_band"], not r["sure"], r["score"], r["key"]))
@@ -246,14 +286,14 @@ def search(
         "band": band,
         "seed": seed,
         "preview": preview,
-        "space": {name: list(values) for name, values in space.items()},
+        "space": {name: list(values) for name, values in plan["space"].items()},
         "stages": log,
-        "games": played,
+        "games": log[-1]["games"] if log else 0,
         "draft": draft_row,
         "shortlist": shortlist,
-        "units": {key: [list(u) for u in units[key]] for key in alive},
+        "units": {key: [list(u) for u in rows] for key, rows in units.items()},
         "unit_columns": list(matchups.COLUMNS),
-        "deal_seeds": deal_seeds(seed, 0, seeds_so_far),
+        "deal_seeds": deal_seeds(seed, 0, len(draft_units)),
     }
 
 
@@ -479,3 +519,34 @@ def deals_csv(result: dict) -> str:
         for seed, unit in zip(result["deal_seeds"], rows, strict=True):
             writer.writerow([key, seed, *unit])
     return out.getvalue()
+
+
+def markdown(result: dict) -> str:
+    """Return the shortlist as a Markdown table a designer can paste (English and Japanese)."""
+
+    def text(figure: dict, fmt: str) -> str:
+        interval = figure.get("interval")
+        out = fmt.format(figure["value"])
+        return out + (" [" + ", ".join(fmt.format(x) for x in interval) + "]" if interval else "")
+
+    band = result["band"]
+    lines = [
+        f"## Recommendation ({result['bot']} bots): random kick-offs against normal ones",
+        "",
+        f"Band: |points margin| ≤ {band['margin']} a game, win rate {band['low']}–{band['high']}."
+        f" {result['games']:,} games, {len(result['stages'])} stages"
+        f"{' (a quick preview)' if result['preview'] else ''}; 95% intervals; costs against "
+        "draft 5 on the same deals.",
+        "",
+        "| # | change (English) | 変更（日本語） | margin a game | win rate | in band "
+        "| points a game vs draft | tricks a game vs draft |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in [result["draft"], *result["shortlist"]]:
+        lines.append(
+            f"| {row.get('rank', 'draft 5')} | {row['sentence']['en']} | {row['sentence']['ja']} | "
+            f"{text(row['margin'], '{:+.2f}')} | {text(row['win_rate'], '{:.3f}')} | "
+            f"{'sure' if row['sure'] else 'yes' if row['in_band'] else 'no'} | "
+            f"{text(row['points_change'], '{:+.2f}')} | {text(row['tricks_change'], '{:+.2f}')} |"
+        )
+    return "\n".join(lines) + "\n"
