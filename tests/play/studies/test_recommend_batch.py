@@ -58,7 +58,7 @@ def test_the_page_and_downloads_show_the_shortlist(batch, alice_client):
     assert page.status_code == 200
     text = page.content.decode()
     first = batch.results["recommendation"]["shortlist"][0]
-    assert first["sentence"]["en"] in text and first["sentence"]["ja"] in text
+    assert first["sentence"]["en"] in text  # the reader's language; both in the downloads
     csv = alice_client.get(reverse("play:lab-report", args=[batch.pk, "csv"])).content.decode()
     assert csv.splitlines()[0].startswith("rank,variant,sentence_en")
     deals = alice_client.get(
