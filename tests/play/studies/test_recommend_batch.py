@@ -77,3 +77,30 @@ def test_a_bad_band_is_refused_naming_the_field(alice):
         services.lab_batch_create(owner=alice, variants=[{}], runs=1, seed=7, study=study)
     assert "study_band_margin" in error.value.errors and "study_band_low" in error.value.errors
     assert not SimulationBatch.objects.exists()
+
+
+def test_the_lab_form_starts_a_recommendation_preview_with_the_designers_band(alice_client):
+    from tests.play.studies.test_plans import FORM
+
+    with patch("play.simulations.services.queue_chunks"):
+        response = alice_client.post(
+            "/lab/touchdown/",
+            {
+                **FORM,
+                "study": "recommend_preview",
+                "study-bot": "random",
+                "study-band_margin": "0.2",
+                "study-band_low": "0.45",
+                "study-band_high": "0.55",
+            },
+        )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    batch = SimulationBatch.objects.get()
+    assert batch.params["study"] == {
+        "kind": "recommend",
+        "bot": "random",
+        "band": {"margin": 0.2, "low": 0.45, "high": 0.55},
+        "preview": True,
+    }
+    assert len(batch.sides) == len(recommend.variants(recommend.PREVIEW_SPACE))
+    assert batch.runs == recommend.PREVIEW_FIRST_SEEDS
