@@ -318,6 +318,30 @@ def test_lab_results_in_japanese_have_no_english_ui_text(ja_client, alice, study
     assert english_in(listed, _data_words()) == []
 
 
+def test_the_recommendation_in_japanese_has_no_english_ui_text(ja_client, alice, monkeypatch):
+    # issue #28 item 1: the shortlist's sentences are the Japanese ones on a Japanese page
+    from unittest.mock import patch
+
+    from play.simulations import services
+    from play.studies import recommend
+
+    monkeypatch.setattr(recommend, "PREVIEW_SPACE", {**recommend.SPACE, "onside_ball": (0,)})
+    monkeypatch.setattr(recommend, "PREVIEW_FIRST_SEEDS", 2)
+    monkeypatch.setattr(recommend, "PREVIEW_STAGES", 2)
+    study = {"kind": "recommend", "bot": "greedy", "preview": True}
+    with patch("play.simulations.services.queue_chunks"):
+        batch = services.lab_batch_create(owner=alice, variants=[{}], runs=1, seed=5, study=study)
+        index = 0
+        while index < batch.chunk_count:
+            services.chunk_run(batch_id=batch.pk, index=index)
+            index += 1
+            batch.refresh_from_db()
+    body = ja_client.get(batch.get_absolute_url()).content.decode()
+    assert "td-shortlist" in body and "草案6への変更" in body
+    assert batch.results["recommendation"]["shortlist"][0]["sentence"]["ja"] in body
+    assert english_in(body, _data_words()) == []
+
+
 def _solo_game_pages(alice) -> list[str]:
     """Return solo boards in their main states: a midfield defense decision, full time."""
     from decks.services import deck_copy

@@ -25,6 +25,8 @@ OPTION_LABELS = {
     "kickoff_kick_ability": gettext_lazy("Hero's kick ability on kick-offs"),
     "kick_play_hand": gettext_lazy("Kick play: who spends a card"),
     "suit_change_judges": gettext_lazy("Suit change (TD-PLAY-4): which cards it judges"),
+    "guarantee_heroes": gettext_lazy("Minimum-kick guarantee as a skill: heroes (of 10)"),
+    "guarantee_ball": gettext_lazy("Ball the guarantee skill gives"),
     "effects": gettext_lazy("Effect set"),
 }
 # The short words for an option's named values (numbers are shown as they are).
