@@ -136,8 +136,8 @@ def generated_face_layout(set_code: str) -> Layout:
     code_width = 11 * (0.64 * len(set_code) + 0.26)
     number_x = 18 + code_width
     regions = {
-        "name": _box(14, 38, faces.WIDTH - 14, 68),
-        "number": _box(number_x - 4, faces.HEIGHT - 32, number_x + 26, faces.HEIGHT - 16),
+        "name": _box(14, 39, faces.WIDTH - 14, 66.5),
+        "number": _box(number_x - 1.5, faces.HEIGHT - 32, number_x + 25, faces.HEIGHT - 16),
         "art": _box(18, 88, faces.WIDTH - 18, 216),
     }
     for index, field in enumerate(("shoot", "keep", "defense")):

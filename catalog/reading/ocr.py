@@ -1,13 +1,14 @@
 """Read each region of a straightened card with Tesseract, with a confidence for each field.
 
 Digits (number, stats) are read with Tesseract's `eng` data restricted to 0–9 as one line;
-the name and reading with its `jpn` data. The confidence of a field is the lowest word
-confidence Tesseract gives (0–100) through `pytesseract.image_to_data`, and 0 when what was
-read does not have the field's shape (a stat is 1–2 digits, a number 1–3). A field under the
+the name and reading with its `jpn` data. The confidence of a field is the lowest character
+confidence Tesseract's LSTM gives (0–100, from its hOCR with character boxes), and 0 when what
+was read does not have the field's shape (a stat is 1–2 digits, a number 1–3). A field under the
 threshold comes back with an empty value and its confidence, so the grid leaves it empty and
 highlighted: never a silent guess (issue #25, 2.).
 """
 
+import html
 import re
 from dataclasses import dataclass
 
@@ -48,18 +49,38 @@ def _binarise(crop: np.ndarray) -> np.ndarray:
     return cv2.copyMakeBorder(binary, 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=255)
 
 
-def _words(image: np.ndarray, lang: str, config: str) -> list[tuple[str, float, int, int, int]]:
-    """Return Tesseract's words: (text, confidence, left, right, height) in reading order."""
-    data = pytesseract.image_to_data(
-        image, lang=lang, config=config, output_type=pytesseract.Output.DICT
-    )
-    return [
-        (text.strip(), float(conf), left, left + width, height)
-        for text, conf, left, width, height in zip(
-            data["text"], data["conf"], data["left"], data["width"], data["height"], strict=True
-        )
-        if text.strip() and float(conf) >= 0
-    ]
+@dataclass(frozen=True)
+class Char:
+    text: str
+    confidence: float
+    left: int
+    top: int
+    right: int
+    bottom: int
+
+
+HOCR = re.compile(r"class='ocrx_word'|x_bboxes (\d+) (\d+) (\d+) (\d+); x_conf ([\d.]+)'>([^<]*)<")
+
+
+def _words(image: np.ndarray, lang: str) -> list[list[Char]]:
+    """Return Tesseract's words as lists of characters, each with its box and confidence.
+
+    Read from Tesseract's hOCR with character boxes (`hocr_char_boxes`): the LSTM gives a
+    confidence for every character, and a word is only as sure as its least sure character.
+    """
+    hocr = pytesseract.image_to_pdf_or_hocr(
+        image, lang=lang, config="--psm 7 -c hocr_char_boxes=1", extension="hocr"
+    ).decode("utf-8")
+    words: list[list[Char]] = []
+    for found in HOCR.finditer(hocr):
+        if found.group(1) is None:
+            words.append([])
+            continue
+        text = html.unescape(found.group(6)).strip()
+        if text and words:
+            left, top, right, bottom = (int(found.group(i)) for i in range(1, 5))
+            words[-1].append(Char(text, float(found.group(5)), left, top, right, bottom))
+    return [word for word in words if word]
 
 
 def read_digits(crop: np.ndarray, kind: str) -> tuple[str, int]:
@@ -68,31 +89,60 @@ def read_digits(crop: np.ndarray, kind: str) -> tuple[str, int]:
     Other words (the footer's "·" after the number, a rarity letter) are ignored. What has not
     the field's shape (a stat is 1–2 digits, a number 1–3) has confidence 0.
     """
-    words = _words(_binarise(crop), "eng", "--psm 7")
-    for text, conf, *_ in words:
-        digits = text.translate(AS_DIGIT).strip(".,:;-_'`")
+    words = _words(_binarise(crop), "eng")
+    for word in words:
+        chars = [c for c in word if c.text.translate(AS_DIGIT).strip(".,:;-_'`")]
+        digits = "".join(c.text for c in chars).translate(AS_DIGIT).strip(".,:;-_'`")
         if digits.isdigit():
             if not DIGIT_SHAPES[kind].match(digits):
                 return digits, 0
-            return digits, int(conf)
-    return " ".join(w[0] for w in words), 0
+            return digits, int(min(c.confidence for c in chars))
+    return " ".join("".join(c.text for c in word) for word in words), 0
+
+
+def _widest_gap(binary: np.ndarray) -> tuple[float, float, float, float]:
+    """Return (start x, width, ink left, ink right) of the widest blank column run in the text,
+    as fractions of the ink's height for the width, pixels otherwise."""
+    ink = binary < 128
+    if not ink.any():
+        return 0.0, 0.0, 0.0, 0.0
+    columns = np.flatnonzero(ink.any(axis=0))
+    rows = np.flatnonzero(ink.any(axis=1))
+    if len(columns) < 2:
+        return 0.0, 0.0, 0.0, 0.0
+    steps = np.diff(columns)
+    widest = int(np.argmax(steps))
+    width = float(steps[widest] - 1)
+    height = max(1, rows[-1] - rows[0] + 1)
+    return float(columns[widest] + 1), width / height, float(columns[0]), float(columns[-1] + 1)
 
 
 def read_text(crop: np.ndarray) -> tuple[str, int]:
     """Return (text, confidence) of a Japanese name or reading region.
 
-    The confidence is the mean of the words'. Tesseract's jpn model cuts a line into many
-    "words"; they are joined without a space unless the gap between them is over a fifth of
-    the line's height, so "前田 徹" comes back as the catalog writes it, not "前 田 徹".
+    The confidence is the least sure character's. Tesseract's jpn model puts spaces where it
+    likes (its character boxes are approximate); the space is placed from the ink instead: the
+    catalog writes a name "前田 徹" (family name, one space, given name), so one space goes
+    at the widest blank gap between characters when it is over a quarter of the text's height
+    (a space is about a third, the gaps inside and between kanji much less).
     """
-    words = _words(_binarise(crop), "jpn", "--psm 7")
-    if not words:
+    binary = _binarise(crop)
+    chars = [c for word in _words(binary, "jpn") for c in word]
+    if not chars:
         return "", 0
-    line_height = max(w[4] for w in words)
-    text = words[0][0]
-    for previous, word in zip(words, words[1:], strict=False):
-        text += (" " if word[2] - previous[3] > line_height / 5 else "") + word[0]
-    return text, int(sum(w[1] for w in words) / len(words))
+    # Only the band of the characters read (a line above or below must not fill the gaps).
+    top, bottom = min(c.top for c in chars), max(c.bottom for c in chars)
+    band = binary[top : bottom + 1]
+    start, gap, ink_left, ink_right = _widest_gap(band)
+    text = "".join(c.text for c in chars)
+    if gap > 0.25:
+        # Kanji and kana are all one em wide: count the characters left of the gap by width.
+        gap_px = gap * (bottom - top + 1)
+        pitch = (ink_right - ink_left - gap_px) / len(chars)
+        at = round((start - ink_left) / pitch) if pitch > 0 else 0
+        if 0 < at < len(chars):
+            text = text[:at] + " " + text[at:]
+    return text, int(min(c.confidence for c in chars))
 
 
 def read_fields(card: np.ndarray, layout: Layout, threshold: int = THRESHOLD) -> dict[str, Field]:

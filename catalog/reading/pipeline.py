@@ -24,9 +24,23 @@ class FoundCard:
     fields: dict[str, ocr.Field] = field(default_factory=dict)
 
 
-def read_scan(data: bytes, layout: Layout, threshold: int = ocr.THRESHOLD) -> dict[str, ocr.Field]:
-    """Find the card in a photo or scan, straighten it and read the layout's fields."""
-    card = straighten.find_card(straighten.load_image(data))
+def upright(image: np.ndarray, quad: np.ndarray, layout: Layout, template=None) -> np.ndarray:
+    """Straighten the card in `quad`, then align it on the set's template when there is one."""
+    card = straighten.straighten(image, quad)
+    if template is not None:
+        card = straighten.align(card, template, layout.regions["art"].pixels())
+    return card
+
+
+def read_scan(
+    data: bytes, layout: Layout, threshold: int = ocr.THRESHOLD, template=None
+) -> dict[str, ocr.Field]:
+    """Find the card in a photo or scan, straighten (and align) it, read the layout's fields.
+
+    `template`: an upright image of a card of the set, the one the layout was marked on.
+    """
+    image = straighten.load_image(data)
+    card = upright(image, straighten.largest(straighten.find_cards(image)), layout, template)
     return ocr.read_fields(card, layout, threshold)
 
 
@@ -36,12 +50,13 @@ def recognise(
     references: dict[str, np.ndarray],
     *,
     read_fields: bool = False,
+    template=None,
 ) -> list[FoundCard]:
     """Split a photo into its cards (a binder page: at most 9) and match each to the set's scans."""
     image = straighten.load_image(data)
     found = []
     for quad in straighten.find_cards(image, most=BINDER_PAGE):
-        card = FoundCard(image=straighten.straighten(image, quad))
+        card = FoundCard(image=upright(image, quad, layout, template))
         card.match = phash.match(phash.art_hash(card.image, layout), references)
         if read_fields:
             card.fields = ocr.read_fields(card.image, layout)

@@ -212,8 +212,60 @@ def straighten(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
     )
 
 
+ALIGN_SIZE = (CARD_WIDTH // 2, CARD_HEIGHT // 2)
+
+
+def _structure(card: np.ndarray) -> np.ndarray:
+    """The card's edges, blurred: what aligning compares (not colours, which differ by club)."""
+    gray = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY) if card.ndim == 3 else card
+    gray = cv2.resize(gray, ALIGN_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    return cv2.GaussianBlur(cv2.magnitude(gx, gy), (0, 0), 2)
+
+
+def align(card: np.ndarray, template: np.ndarray, art: tuple[int, int, int, int]) -> np.ndarray:
+    """Align a straightened card onto the set's template (a scan the layout was marked on).
+
+    The outline found in a photo can be a few pixels off (or the inside of a border whose
+    outer edge was lost against the table); the layout's regions are small, so the card is
+    then registered on the template by ECC (affine) on their edge images, the art area
+    masked out since it differs from card to card. A registration that fails or that would
+    move the card implausibly (over 20 % in scale, 12 % in position) is not applied.
+    """
+    fixed = _structure(template)
+    moving = _structure(card)
+    mask = np.full(fixed.shape, 255, np.uint8)
+    x0, y0, x1, y1 = (v // 2 for v in art)
+    mask[y0:y1, x0:x1] = 0
+    warp = np.eye(2, 3, dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-5)
+    try:
+        _, warp = cv2.findTransformECC(fixed, moving, warp, cv2.MOTION_AFFINE, criteria, mask, 5)
+    except cv2.error:
+        return card
+    linear, shift = warp[:, :2], warp[:, 2]
+    scales = np.linalg.svd(linear, compute_uv=False)
+    if not (0.8 < scales.min() and scales.max() < 1.25) or np.any(
+        np.abs(shift) > 0.12 * np.array(ALIGN_SIZE)
+    ):
+        return card
+    full = warp.copy()
+    full[:, 2] *= 2
+    return cv2.warpAffine(
+        card,
+        full,
+        (CARD_WIDTH, CARD_HEIGHT),
+        flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def largest(quads: list[np.ndarray]) -> np.ndarray:
+    """The largest of the outlines: the card of a one-card photo."""
+    return max(quads, key=lambda q: cv2.contourArea(q.reshape(-1, 1, 2)))
+
+
 def find_card(image: np.ndarray) -> np.ndarray:
     """Return the one card of a single-card photo, straightened (the largest outline found)."""
-    quads = find_cards(image, most=9)
-    areas = [cv2.contourArea(q.reshape(-1, 1, 2)) for q in quads]
-    return straighten(image, quads[int(np.argmax(areas))])
+    return straighten(image, largest(find_cards(image)))
