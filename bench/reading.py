@@ -68,6 +68,7 @@ def main() -> None:
     digits = digits_ok = names = names_ok = fields = confident_wrong = abstained_fields = 0
     top1 = top3 = abstained = not_found = 0
     misses: list[str] = []
+    outcomes: list[tuple[bool, int]] = []  # (read right, confidence) of every field
     cpu = cpu_seconds()
     for card, photo in zip(cards, photos, strict=True):
         try:
@@ -92,6 +93,7 @@ def main() -> None:
             if name != "name":
                 raw = raw.lstrip("0") or ("0" if raw else "")
             right = raw == expected
+            outcomes.append((right, got.confidence))
             if args.show and not right:
                 print(f"  {card.id} {name}: read {got.read!r} ({got.confidence}), is {expected!r}")
             fields += 1
@@ -148,6 +150,11 @@ def main() -> None:
         f"  binder page of 9: {page_ok}/{args.pages} pages all 9 cards split and matched in order; "
         f"CPU {min(page_cpu):.2f}–{worst:.2f} s  goal ≤ 10 s  {'met' if worst <= 10 else 'MISSED'}"
     )
+    print("\n  threshold sweep (same reads): threshold, fields wrong while confident, left empty")
+    for level in (50, 70, 80, 85, 90, 95):
+        wrong = sum(not ok and conf >= level for ok, conf in outcomes) / len(outcomes)
+        empty = sum(conf < level for _, conf in outcomes) / len(outcomes)
+        print(f"    {level:3d}  {wrong:6.1%}  {empty:6.1%}")
     if misses:
         print("\nconfidently wrong or not found (first 15):")
         for line in misses[:15]:
