@@ -3,7 +3,7 @@
 Run from the project root:
 
     .venv/bin/python bench/reading.py            # 200 cards, a few minutes on 2 cores
-    .venv/bin/python bench/reading.py --cards 40 --threshold 70
+    .venv/bin/python bench/reading.py --cards 40 --threshold 85
 
 Makes the set with catalog/reading/synthetic.py (faces rendered by headless Chromium with the
 Debian Japanese fonts, a seeded picture in the art area, then a phone photo each), reads every

@@ -18,7 +18,7 @@ import pytesseract
 
 from catalog.reading.layout import FIELDS, Layout
 
-THRESHOLD = 70  # below this, a field is left empty for the user
+THRESHOLD = 85  # below this, a field is left empty for the user (docs/performance.md: the sweep)
 LINE_HEIGHT = 64  # crops are scaled to this height: Tesseract reads 30–60 px letters best
 DIGIT_SHAPES = {"number": re.compile(r"^\d{1,3}$"), "stat": re.compile(r"^\d{1,2}$")}
 # Letters Tesseract's eng model gives for digits of a bold sans face. (Its digit whitelist is

@@ -35,6 +35,8 @@ N = 12
 @pytest.fixture(scope="module")
 def synthetic_set():
     if shutil.which("chromium") is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must have chromium (.ci/run installs it)")
         pytest.skip("headless chromium renders the synthetic faces (apt-get install chromium)")
     return synthetic.scans_and_photos(N, seed=7)
 
