@@ -112,6 +112,8 @@ def main() -> None:
                 )
         result = phash.match(phash.art_hash(image, layout), references)
         ids = [i for i, _ in result.top]
+        if args.show and card.id not in ids:
+            print(f"  {card.id} recognition: top 3 {result.top}")
         top1 += bool(ids) and ids[0] == card.id
         top3 += card.id in ids
         abstained += result.best is None
