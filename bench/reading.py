@@ -147,11 +147,13 @@ def main() -> None:
     goal("recognition top-1", top1 / n, 0.95, "≥")
     goal("recognition top-3", top3 / n, 0.99, "≥")
     print(f"  recognition abstained (too close to call): {abstained / n:.1%}")
-    worst = max(page_cpu)
-    print(
-        f"  binder page of 9: {page_ok}/{args.pages} pages all 9 cards split and matched in order; "
-        f"CPU {min(page_cpu):.2f}–{worst:.2f} s  goal ≤ 10 s  {'met' if worst <= 10 else 'MISSED'}"
-    )
+    if page_cpu:
+        worst = max(page_cpu)
+        print(
+            f"  binder page of 9: {page_ok}/{args.pages} pages all 9 cards split and matched in "
+            f"order; CPU {min(page_cpu):.2f}–{worst:.2f} s  goal ≤ 10 s  "
+            f"{'met' if worst <= 10 else 'MISSED'}"
+        )
     print("\n  threshold sweep (same reads): threshold, fields wrong while confident, left empty")
     for level in (50, 70, 80, 85, 90, 95):
         wrong = sum(not ok and conf >= level for ok, conf in outcomes) / len(outcomes)
