@@ -21,6 +21,8 @@ node_modules/.installed: package.json package-lock.json
 setup: $(VENV)/.installed node_modules/.installed
 	@if command -v msgfmt >/dev/null; then $(PY) manage.py compilemessages -v0 --ignore=.venv --ignore=node_modules; \
 	else echo "msgfmt not found: the Japanese UI needs gettext (apt-get install gettext)"; fi
+	@if ! command -v tesseract >/dev/null; then echo "tesseract not found: scan reading is off (apt-get install tesseract-ocr tesseract-ocr-jpn)"; \
+	elif ! tesseract --list-langs 2>/dev/null | grep -qx jpn; then echo "tesseract has no Japanese data: scan reading is off (apt-get install tesseract-ocr-jpn)"; fi
 
 # The compiled engine (play/engine/compiled.py): Cython builds the engine's hot modules with this
 # machine's C compiler when the sources changed; without a compiler it says so in one line and the

@@ -9,6 +9,9 @@
         --param random_kick_base=0,3 [--set NAME=V ...] [--markdown | --csv]
         # does random kicking pay? always-random against always-normal over a grid of variants
     .venv/bin/python bench/touchdown.py adaptive [--set NAME=V ...]  # the adaptive table
+    .venv/bin/python bench/touchdown.py recommend [--preview] [--bots greedy] [-j 2] \
+        [--band 0.1,0.48,0.52] [--json PATH] [--csv | --deals]
+        # issue #28: the variants that bring the random kick's edge into the band, ranked
 
 Variant options (--set, --param) are Options fields: onside_rolls, random_kick_base, kick_floor
 (0 or none: no floor), onside_ball (0 or derived: 11 - (base + roll)), normal_kick_ball,
@@ -257,6 +260,60 @@ def adaptive(args: argparse.Namespace) -> None:
             )
 
 
+def recommend(args: argparse.Namespace) -> None:
+    from play.studies import recommend as search
+
+    margin, low, high = (float(x) for x in args.band.split(","))
+    pool = _pool(args.jobs)
+    runner = search.pool_runner(pool.imap) if pool else search.run_in_process
+    results = []
+    for bot in args.bots.split(","):
+        start = time.perf_counter()
+        result = search.search(
+            bot=bot,
+            seed=args.seed,
+            band={"margin": margin, "low": low, "high": high},
+            preview=args.preview,
+            runner=runner,
+            resamples=args.boot,
+        )
+        elapsed = time.perf_counter() - start
+        results.append(result)
+        if args.csv:
+            print(search.shortlist_csv(result), end="")
+        elif args.deals:
+            print(search.deals_csv(result), end="")
+        elif not args.json:
+            draft = result["draft"]
+            print(
+                f"== {bot}: {result['games']:,} games in {len(result['stages'])} stages; draft: "
+                f"margin {report.figure_text(draft['margin'], '{:+.2f}')}, win rate "
+                f"{report.figure_text(draft['win_rate'], '{:.3f}')}, "
+                f"{draft['points_a_game']:.2f} points and {draft['tricks_a_game']:.1f} tricks"
+                " a game"
+            )
+            for row in result["shortlist"]:
+                mark = "in band (sure)" if row["sure"] else "in band" if row["in_band"] else "out"
+                print(
+                    f"{row['rank']:>2}. {row['sentence']['en']}\n    {row['sentence']['ja']}\n"
+                    f"    margin {report.figure_text(row['margin'], '{:+.2f}')}, win rate "
+                    f"{report.figure_text(row['win_rate'], '{:.3f}')} [{mark}]; points a game "
+                    f"{report.figure_text(row['points_change'], '{:+.2f}')}, tricks a game "
+                    f"{report.figure_text(row['tricks_change'], '{:+.2f}')}"
+                )
+        print(
+            f"[{bot}: {elapsed:.1f} s wall, {args.jobs} worker(s), {_cpu():.1f} s CPU in all]",
+            file=sys.stderr,
+        )
+    if pool:
+        pool.close()
+        pool.join()
+    if args.json:
+        import json
+
+        Path(args.json).write_text(json.dumps(results, ensure_ascii=False, indent=1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -265,7 +322,7 @@ def main() -> None:
         "what",
         nargs="?",
         default="speed",
-        choices=("speed", "balance", "drives", "strategies", "sweep", "adaptive"),
+        choices=("speed", "balance", "drives", "strategies", "sweep", "adaptive", "recommend"),
     )
     parser.add_argument("-n", "--games", type=int, default=None, help="games, or seeds a pair")
     parser.add_argument("--effects", default="none", help="none, example, or a file path")
@@ -281,7 +338,15 @@ def main() -> None:
     parser.add_argument("-j", "--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--csv", action="store_true")
+    parser.add_argument("--deals", action="store_true", help="recommend: every deal's unit")
+    parser.add_argument("--preview", action="store_true", help="recommend: the quick preview")
+    parser.add_argument("--band", default="0.1,0.48,0.52", help="recommend: |margin|,low,high")
+    parser.add_argument("--json", default="", help="recommend: write the results here")
     args = parser.parse_args()
+    if args.what == "recommend":
+        if args.bots == "greedy,random" and not any(a.startswith("--bots") for a in sys.argv):
+            args.bots = "greedy"
+        return recommend(args)
     if args.what in ("strategies", "sweep"):
         args.games = args.games or 500
         return (strategies if args.what == "strategies" else sweep)(args)

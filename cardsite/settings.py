@@ -267,6 +267,10 @@ SCAN_MAX_PIXELS = env_int("SCAN_MAX_PIXELS", 16_000_000)
 # limit: the task sets its own alarm for the soft limit (catalog.scans.scan_deadline).
 SCAN_PROCESS_SOFT_SECONDS = env_int("SCAN_PROCESS_SOFT_SECONDS", 10)
 SCAN_PROCESS_HARD_SECONDS = env_int("SCAN_PROCESS_HARD_SECONDS", 20)
+# An upload still pending this long after it was sent is sent again by beat (catalog.scans.
+# scans_requeue: a broker outage, a killed control worker); past the second, it ends failed.
+SCAN_REQUEUE_SECONDS = env_int("SCAN_REQUEUE_SECONDS", 120)
+SCAN_GIVE_UP_SECONDS = env_int("SCAN_GIVE_UP_SECONDS", 3600)
 # Scans are served by the app after a permission check (catalog.contributions.views.scan_image):
 # the file itself, or, behind a web server, an empty answer carrying this header that tells the
 # server to send the file: "X-Accel-Redirect" (nginx; the prefix is an `internal` location's
@@ -478,7 +482,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "play.tasks.simulation_reconcile",
         "schedule": float(env_int("SIMULATION_RECONCILE_EVERY", 30)),
         "options": {"queue": CONTROL_QUEUE, "expires": env_int("SIMULATION_RECONCILE_EVERY", 30)},
-    }
+    },
+    "requeue-scans": {
+        "task": "catalog.tasks.scans_requeue",
+        "schedule": 60.0,
+        "options": {"queue": CONTROL_QUEUE, "expires": 60},
+    },
 }
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["simulations"] = os.environ.get(
     "SIMULATION_CREATE_RATE", "30/hour"

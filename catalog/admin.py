@@ -1,5 +1,6 @@
 from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext as _
 
 from catalog.card_format import ADMIN_FIELDS
 from catalog.importer import apply_rows, card_row, validate_card
@@ -11,6 +12,8 @@ from catalog.models import (
     CardScan,
     CardSet,
     Erratum,
+    Printing,
+    PrintingProposal,
     Product,
     Ruling,
     ScanUpload,
@@ -66,9 +69,44 @@ class CardAdminForm(forms.ModelForm):
         return data
 
 
+class PrintingFormSet(forms.BaseInlineFormSet):
+    def clean(self):
+        super().clean()
+        for form in self.forms:
+            if self._should_delete_form(form) and form.instance.kind == Printing.Kind.FIRST:
+                raise forms.ValidationError(_("A card's first printing cannot be deleted."))
+
+
+class PrintingInline(admin.TabularInline):
+    """A card's printings, edited here by editors (or proposed on the card page)."""
+
+    model = Printing
+    formset = PrintingFormSet
+    fk_name = "card"
+    extra = 0
+    fields = ["code", "card_set", "number", "kind", "label", "notes", "is_sample"]
+    readonly_fields = ["code"]
+
+
+@admin.register(Printing)
+class PrintingAdmin(admin.ModelAdmin):
+    list_display = ["code", "card", "card_set", "number", "kind", "label", "is_sample"]
+    list_filter = ["kind", "card_set", "is_sample"]
+    search_fields = ["code", "card__id", "card__name", "card__name_ja", "label"]
+    readonly_fields = ["code"]
+    raw_id_fields = ["card"]
+
+    def has_delete_permission(self, request, obj=None):
+        # A card keeps its first printing (it goes only with the card).
+        if obj is not None and obj.kind == Printing.Kind.FIRST:
+            return False
+        return super().has_delete_permission(request, obj)
+
+
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):
     form = CardAdminForm
+    inlines = [PrintingInline]
 
     def save_model(self, request, obj, form, change):
         """Write through the catalog's one apply path: a revision, and decks re-validate."""
@@ -176,4 +214,17 @@ class ScanUploadAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(PrintingProposal)
+class PrintingProposalAdmin(admin.ModelAdmin):
+    """Read-only: proposed printings are reviewed on the card page (catalog.contributions)."""
+
+    list_display = ["card", "card_set", "number", "kind", "proposer", "status", "created_at"]
+    list_filter = ["status", "kind"]
+    search_fields = ["card__id", "proposer__username", "source"]
+    readonly_fields = [f.name for f in PrintingProposal._meta.fields]
+
+    def has_add_permission(self, request):
         return False

@@ -16,7 +16,7 @@ from catalog import cache as search_cache
 from catalog.contributions.selectors import card_history, card_notes_rows
 from catalog.effects import effect_texts
 from catalog.extensions import mentions_user_terms
-from catalog.models import Card, CardRevision, CardSet, Product
+from catalog.models import Card, CardRevision, CardSet, Printing, Product
 from catalog.search.query import QuerySyntaxError
 from catalog.search.selectors import card_search_rows
 
@@ -78,6 +78,45 @@ CARD_COLUMNS = (
     "is_sample",
     "source",
 )
+
+
+class PrintingSerializer(serializers.Serializer):
+    code = serializers.CharField(
+        read_only=True, help_text="The printing's code: <set>-<number>, -foil or -parallel."
+    )
+    set = serializers.CharField(read_only=True)
+    number = serializers.IntegerField(read_only=True)
+    kind = serializers.ChoiceField(choices=Printing.Kind.choices, read_only=True)
+    label = serializers.CharField(read_only=True)
+    notes = serializers.CharField(read_only=True)
+    is_sample = serializers.BooleanField(read_only=True)
+
+
+PRINTING_COLUMNS = ("card_id", "code", "card_set_id", "number", "kind", "label", "notes")
+
+
+def with_printings(rows: list[dict]) -> list[dict]:
+    """Give each card row its printings (one query), first print first, then in set order."""
+    by_card: dict[str, list[dict]] = {row["id"]: [] for row in rows}
+    printings = (
+        Printing.objects.filter(card_id__in=list(by_card))
+        .order_by("card_id", "card_set__display_order", "number", "code")
+        .values(*PRINTING_COLUMNS, "is_sample")
+    )
+    for p in printings:
+        shown = {
+            "code": p["code"],
+            "set": p["card_set_id"],
+            "number": p["number"],
+            "kind": p["kind"],
+            "label": p["label"],
+            "notes": p["notes"],
+            "is_sample": p["is_sample"],
+        }
+        by_card[p["card_id"]].append(shown)
+    for printings_of_card in by_card.values():
+        printings_of_card.sort(key=lambda p: p["kind"] != Printing.Kind.FIRST)
+    return [{**row, "printings": by_card[row["id"]]} for row in rows]
 
 
 class CardSerializer(serializers.Serializer):
@@ -161,16 +200,25 @@ class RulingSerializer(serializers.Serializer):
 
 
 class CardDetailSerializer(CardSerializer):
-    """One card (`GET /api/cards/<id>/`): the list's object, then its accepted errata (oldest
-    first) and rulings (by date). The row carries them as `errata` and `rulings`, already in
-    this shape (catalog.contributions.selectors.card_notes_rows)."""
+    """One card (`GET /api/cards/<id>/`): the list's object, then its printings (its first
+    print first), its accepted errata (oldest first) and rulings (by date). The list leaves
+    them out, so a page stays three queries (docs/performance.md); `printing:`, `is:promo`,
+    `has:errata` and `has:ruling` search by them. The row carries them in this shape
+    (catalog.api.with_printings, catalog.contributions.selectors.card_notes_rows)."""
 
+    printings = PrintingSerializer(
+        many=True,
+        read_only=True,
+        help_text="The card's printings, its first print first: each has its own set number; "
+        "decks count the card whatever its printing.",
+    )
     errata = ErratumSerializer(many=True, read_only=True)
     rulings = RulingSerializer(many=True, read_only=True)
 
     def to_representation(self, row: dict) -> dict:
         return {
             **super().to_representation(row),
+            "printings": row["printings"],
             "errata": row["errata"],
             "rulings": row["rulings"],
         }
@@ -247,7 +295,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_object(self):
         self.kwargs["pk"] = self.kwargs["pk"].upper()
-        row = super().get_object()
+        row = with_printings([super().get_object()])[0]
         return {**row, **card_notes_rows(row["id"])}
 
     @extend_schema(

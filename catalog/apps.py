@@ -21,3 +21,7 @@ class CatalogConfig(AppConfig):
         post_migrate.connect(editor_groups_ensure, sender=self, dispatch_uid="catalog.editors")
         if card_contrib_section not in card_page_sections:
             card_page_sections.insert(0, card_contrib_section)
+        from catalog.contributions.selectors import printing_proposals_section
+
+        if printing_proposals_section not in card_page_sections:
+            card_page_sections.insert(1, printing_proposals_section)

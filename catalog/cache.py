@@ -55,10 +55,11 @@ def _on_change(sender, **kwargs) -> None:
 
 
 def connect_signals() -> None:
-    """Bump the version on every saved or deleted set, product, team, card, erratum or ruling
-    (admin too): `has:errata` / `has:ruling` answers and the open data change with the last two."""
-    from catalog.models import Card, CardSet, Erratum, Product, Ruling, Team
+    """Bump the version on every saved or deleted set, product, team, card, printing, erratum or
+    ruling (admin too): `has:errata` / `has:ruling` answers, the printing terms and the open
+    data change with them."""
+    from catalog.models import Card, CardSet, Erratum, Printing, Product, Ruling, Team
 
-    for model in (Card, CardSet, Product, Team, Erratum, Ruling):
+    for model in (Card, CardSet, Printing, Product, Team, Erratum, Ruling):
         post_save.connect(_on_change, sender=model, dispatch_uid=f"catalog-bump-save-{model}")
         post_delete.connect(_on_change, sender=model, dispatch_uid=f"catalog-bump-del-{model}")

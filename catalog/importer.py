@@ -20,7 +20,7 @@ from catalog.card_format import FIELDS as CARD_FORMAT
 from catalog.card_format import FILE_FIELDS, MODEL_FIELDS, TEXT_LIMITS
 from catalog.effects import effect_errors
 from catalog.extensions import cards_changed, cards_in_use
-from catalog.models import Card, CardRevision, CardSet, Team
+from catalog.models import Card, CardRevision, CardSet, Team, printings_ensure_first
 
 FIELDS = FILE_FIELDS
 REQUIRED = ("set", "number", "name", "kind")
@@ -468,6 +468,8 @@ def apply_rows(
             [*MODEL_FIELDS, "search_text", "search_grams", "catalog_order"],
             batch_size=500,
         )
+        # Each new card gets its first printing; a sample card made real makes its print real.
+        printings_ensure_first([card.id for card in to_create + to_update])
         report.created, report.updated = len(to_create), len(to_update)
         if record_revisions and changes:
             report.revisions = _record_revisions(

@@ -8,6 +8,7 @@ edit cannot store a card the engine would misread.
 import unicodedata
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -217,6 +218,7 @@ class Card(models.Model):
     def save(self, *args, **kwargs):
         self.refresh_search_fields()
         super().save(*args, **kwargs)
+        printings_ensure_first([self.pk])
 
     def get_absolute_url(self) -> str:
         return reverse("catalog:card-detail", args=[self.id])
@@ -240,6 +242,152 @@ class Card(models.Model):
         if display_order is None:
             display_order = self.card_set.display_order
         self.catalog_order = catalog_order(display_order, self.number)
+
+
+def printing_code(set_code: str, number: int, kind: str) -> str:
+    """Return a printing's code: `<set>-<3-digit number>`, with `-foil` or `-parallel` for those
+    finishes, which share the number of the plain print they are a version of."""
+    base = f"{set_code}-{number:03d}"
+    return f"{base}-{kind}" if kind in Printing.FINISHES else base
+
+
+class Printing(models.Model):
+    """One printing of a card: its first print, a reprint in a later set, a promo, or a foil or
+    parallel version. Each has its own set number (and scans); the game only knows the card
+    (R-DECK-2: copies are counted by card, whatever their printing).
+
+    Within a set a number is one printed card: a plain print (first, reprint or promo) holds
+    it alone, and each finish (foil, parallel) of that number is one more printing, so the code
+    (`ES1-005`, `ES1-005-foil`) is unique. Every card has exactly one first printing, in its
+    own set under its own number (made with the card, `printings_ensure_first`).
+    """
+
+    class Kind(models.TextChoices):
+        FIRST = "first", _("First print")
+        REPRINT = "reprint", _("Reprint")
+        PROMO = "promo", _("Promo")
+        PARALLEL = "parallel", _("Parallel")
+        FOIL = "foil", _("Foil")
+
+    FINISHES = ("parallel", "foil")
+
+    code = models.CharField(max_length=20, unique=True, editable=False)
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printings")
+    card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="printings")
+    number = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(999)]
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    label = models.CharField(max_length=100, blank=True)
+    notes = models.CharField(max_length=300, blank=True)
+    is_sample = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["card", "card_set__display_order", "number", "code"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["card"], condition=Q(kind="first"), name="printing_one_first_per_card"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["first", "reprint", "promo", "parallel", "foil"]),
+                name="printing_known_kind",
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1) & Q(number__lte=999), name="printing_number_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} ({self.kind})"
+
+    def save(self, *args, **kwargs):
+        self.code = printing_code(self.card_set_id, self.number, self.kind)
+        super().save(*args, **kwargs)
+
+    def clean(self):
+        """Check an edit (admin) before the database would refuse it, naming each field."""
+        from django.core.exceptions import ValidationError
+
+        errors: dict[str, str] = {}
+        if self.card_id is None or self.card_set_id is None or self.number is None:
+            return  # the form names the missing fields
+        if self.kind not in self.Kind.values:
+            return
+        card = self.card
+        was_first = (
+            self.pk is not None
+            and Printing.objects.filter(pk=self.pk, kind=self.Kind.FIRST).exists()
+        )
+        if was_first and (self.kind != self.Kind.FIRST or self.card_id != card.pk):
+            errors["kind"] = _("A card's first printing stays its first printing.")
+        elif self.kind == self.Kind.FIRST:
+            if (self.card_set_id, self.number) != (card.card_set_id, card.number):
+                errors["kind"] = _(
+                    "A first printing is the card's own set and number (%(id)s)."
+                ) % {"id": card.id}
+            elif card.printings.filter(kind=self.Kind.FIRST).exclude(pk=self.pk).exists():
+                errors["kind"] = _("This card already has its first printing.")
+        if self.kind in self.FINISHES:
+            # A foil or parallel version has the number of a plain print of the same card.
+            plain = card.printings.filter(
+                card_set_id=self.card_set_id,
+                number=self.number,
+                kind__in=[self.Kind.FIRST, self.Kind.REPRINT, self.Kind.PROMO],
+            )
+            if not plain.exists():
+                errors["number"] = _(
+                    "A foil or parallel printing takes the number of a plain printing of the "
+                    "same card in that set."
+                )
+        code = printing_code(self.card_set_id, self.number, self.kind)
+        if Printing.objects.filter(code=code).exclude(pk=self.pk).exists():
+            errors.setdefault(
+                "number",
+                _("Printing %(code)s already exists: a set number is one printed card.")
+                % {"code": code},
+            )
+        elif self.kind not in self.FINISHES:
+            taken = Card.objects.filter(card_set_id=self.card_set_id, number=self.number)
+            if taken.exclude(pk=self.card_id).exists():
+                errors.setdefault(
+                    "number", _("That set number is another card's (%(code)s).") % {"code": code}
+                )
+        if card.is_sample and not self.is_sample:
+            errors["is_sample"] = _("A printing of a sample card is a sample too.")
+        if errors:
+            raise ValidationError(errors)
+
+    @property
+    def display_label(self) -> str:
+        return self.label or str(self.get_kind_display())
+
+
+def printings_ensure_first(card_ids=None) -> int:
+    """Give every card (or the given ones) its first printing if it has none, and keep each
+    first printing's sample mark the card's. Return how many printings were made."""
+    cards = Card.objects.all() if card_ids is None else Card.objects.filter(pk__in=card_ids)
+    missing = cards.exclude(printings__kind=Printing.Kind.FIRST).values_list(
+        "id", "card_set_id", "number", "is_sample"
+    )
+    made = Printing.objects.bulk_create(
+        [
+            Printing(
+                code=printing_code(set_code, number, Printing.Kind.FIRST),
+                card_id=card_id,
+                card_set_id=set_code,
+                number=number,
+                kind=Printing.Kind.FIRST,
+                is_sample=is_sample,
+            )
+            for card_id, set_code, number, is_sample in missing
+        ],
+        batch_size=500,
+    )
+    for is_sample in (True, False):
+        Printing.objects.filter(
+            kind=Printing.Kind.FIRST, card__in=cards.filter(is_sample=is_sample)
+        ).exclude(is_sample=is_sample).update(is_sample=is_sample)
+    return len(made)
 
 
 class CatalogState(models.Model):
@@ -454,6 +602,66 @@ class CardRevision(models.Model):
         return f"{self.card_id} r{self.number}"
 
 
+class PrintingProposal(models.Model):
+    """A contributor's new printing of a card (a reprint, promo, parallel or foil), with its
+    source; an editor accepts it (the printing is made, checked again) or rejects it with a
+    reason (catalog.contributions.printings)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Pending review")
+        ACCEPTED = "accepted", _("Accepted")
+        REJECTED = "rejected", _("Rejected")
+
+    proposer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="printing_proposals"
+    )
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="printing_proposals")
+    card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=10, choices=Printing.Kind.choices)
+    label = models.CharField(max_length=100, blank=True)
+    notes = models.CharField(max_length=300, blank=True)
+    source = models.CharField(max_length=200)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reviewed_printing_proposals",
+    )
+    reason = models.TextField(blank=True, max_length=2000)
+    printing = models.OneToOneField(
+        Printing, on_delete=models.SET_NULL, null=True, blank=True, related_name="proposal"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "accepted", "rejected"]),
+                name="printingproposal_known_status",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="rejected") | ~Q(reason=""),
+                name="printingproposal_rejected_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["reprint", "promo", "parallel", "foil"]),
+                name="printingproposal_known_kind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"printing proposal {self.pk} ({self.card_id})"
+
+    @property
+    def code(self) -> str:
+        return printing_code(self.card_set_id, self.number, self.kind)
+
+
 def scan_path(instance, filename: str) -> str:
     return f"scans/{instance.token}/{filename}"
 
@@ -474,6 +682,10 @@ class CardScan(models.Model):
     )
     card = models.ForeignKey(
         Card, on_delete=models.SET_NULL, null=True, blank=True, related_name="scans"
+    )
+    # Which printing of the card the photo shows (blank: not said, read as the first print).
+    printing = models.ForeignKey(
+        "Printing", on_delete=models.SET_NULL, null=True, blank=True, related_name="scans"
     )
     side = models.CharField(max_length=5, choices=Side.choices)
     width = models.PositiveIntegerField()

@@ -116,17 +116,15 @@ def _limit() -> int:
     return settings.OPEN_DATA_IMPORT_MAX_BYTES
 
 
-def _too_big(name: str, size: int) -> ExportRejected:
+def _too_big(name: str, size: int, unpacked: bool = False) -> ExportRejected:
+    # A zip's unpacked size is said as such: "is 60,000,000 bytes" of a 60 kB upload puzzled.
+    message = (
+        _("unpacks to %(size)s bytes (at most %(limit)s)")
+        if unpacked
+        else _("is %(size)s bytes (at most %(limit)s)")
+    )
     return ExportRejected(
-        [
-            ExportProblem(
-                name,
-                "",
-                "",
-                _("is %(size)s bytes (at most %(limit)s)")
-                % {"size": f"{size:,}", "limit": f"{_limit():,}"},
-            )
-        ]
+        [ExportProblem(name, "", "", message % {"size": f"{size:,}", "limit": f"{_limit():,}"})]
     )
 
 
@@ -217,7 +215,7 @@ def _files_from_zip(name: str, raw: bytes) -> dict[str, bytes]:
             )
         total = sum(m.file_size for m in members)
         if total > _limit():
-            raise _too_big(name, total)
+            raise _too_big(name, total, unpacked=True)
         # The folder may be zipped with its own name in front: read names from index.json's place.
         index = next((m for m in members if m.filename.rsplit("/", 1)[-1] == "index.json"), None)
         prefix = index.filename[: -len("index.json")] if index else ""
@@ -230,9 +228,14 @@ def _files_from_zip(name: str, raw: bytes) -> dict[str, bytes]:
                     data = fh.read(_limit() - read + 1)  # a member's stated size may lie
                 read += len(data)
                 if read > _limit():
-                    raise _too_big(name, read)
+                    raise _too_big(name, read, unpacked=True)
                 files[inner] = data
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError) as exc:
+    except zipfile.BadZipFile:
+        # Not a zip at all: Python's "(File is not a zip file)" would be English on a Japanese page.
+        raise ExportRejected(
+            [ExportProblem(name, "", "", _("is not a zip file: upload a set's .json or a .zip"))]
+        ) from None
+    except (zipfile.LargeZipFile, NotImplementedError, EOFError) as exc:
         raise ExportRejected(
             [ExportProblem(name, "", "", _("is not a readable zip file (%(e)s)") % {"e": exc})]
         ) from None
@@ -265,6 +268,8 @@ def parse_file(name: str, raw: bytes):
             )
             % {"at": f"{exc.start:,}"},
         )
+    if not text.strip():
+        return _refuse(name, _("is empty: an export is one JSON document"))
     try:
         return loads_bounded(text, max_bytes=_limit())
     except JSONLimitError as exc:
@@ -357,6 +362,16 @@ def check_document(name: str, document) -> list[ExportProblem]:
     if not isinstance(document, dict):
         return [ExportProblem(name, "", "", _("must be a JSON object (a set's document or index)"))]
     kind, version = document.get("format"), document.get("version")
+    if "format" not in document:  # said "null is not …" of a key the file does not have
+        return [
+            ExportProblem(
+                name,
+                "",
+                "format",
+                _("is missing: this is not an Eleven Stars open-data export (%(known)s)")
+                % {"known": opendata.FORMAT},
+            )
+        ]
     if kind not in (opendata.FORMAT, INDEX_FORMAT):
         return [
             ExportProblem(
@@ -378,6 +393,15 @@ def check_document(name: str, document) -> list[ExportProblem]:
                     "this site must be updated before it can import it"
                 )
                 % {"v": version, "known": opendata.VERSION},
+            )
+        ]
+    if "version" not in document:
+        return [
+            ExportProblem(
+                name,
+                "",
+                "version",
+                _("is missing (this site reads version %(known)s)") % {"known": opendata.VERSION},
             )
         ]
     if version != opendata.VERSION:

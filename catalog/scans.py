@@ -437,3 +437,42 @@ def scan_orphans_delete(orphans: ScanOrphans) -> None:
         scan.delete()
     for upload in orphans.stale:
         _fail(upload.pk, ScanUpload.Reason.STALE)
+
+
+@dataclass
+class ScanSweep:
+    requeued: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)
+
+
+def scans_requeue(now=None) -> ScanSweep:
+    """Send again the uploads still pending long after they were sent; end the hopeless ones.
+
+    A scan sent while the broker was down, or whose message a killed control worker took with
+    it, would otherwise wait until an operator ran `scan_orphans --delete`. Celery beat runs
+    this on the control queue (CELERY_BEAT_SCHEDULE). An upload pending for more than
+    SCAN_REQUEUE_SECONDS is sent again (its `updated_at` moves, so the next sweep waits as
+    long again); a second copy is harmless, as processing is idempotent (`_finish` locks the
+    row and skips one no longer pending). Past SCAN_GIVE_UP_SECONDS since it was uploaded it
+    ends failed as never processed, and the proposer is asked to send it again.
+    """
+    now = now or timezone.now()
+    sweep = ScanSweep()
+    pending = ScanUpload.objects.filter(status=ScanUpload.Status.PENDING)
+    give_up = now - timedelta(seconds=settings.SCAN_GIVE_UP_SECONDS)
+    for upload_id in pending.filter(created_at__lt=give_up).values_list("pk", flat=True):
+        _fail(upload_id, ScanUpload.Reason.STALE)
+        sweep.failed.append(upload_id)
+    waited = now - timedelta(seconds=settings.SCAN_REQUEUE_SECONDS)
+    for upload_id in pending.filter(updated_at__lt=waited).values_list("pk", flat=True):
+        # Claim the re-send: a concurrent sweep that finds the row moved sends nothing.
+        if pending.filter(pk=upload_id, updated_at__lt=waited).update(updated_at=now):
+            transaction.on_commit(lambda upload_id=upload_id: scan_publish(upload_id))
+            sweep.requeued.append(upload_id)
+    if sweep.requeued or sweep.failed:
+        log.warning(
+            "Scan uploads sent again: %s; ended as never processed: %s",
+            sweep.requeued,
+            sweep.failed,
+        )
+    return sweep

@@ -27,3 +27,10 @@ def scan_process(upload_id: int) -> str | None:
     # Celery's Django fixup closes a stale database connection before each task in a worker.
     row = scans.scan_upload_process(upload_id)
     return row.status if row is not None else None
+
+
+@shared_task(name="catalog.tasks.scans_requeue")
+def scans_requeue() -> int:
+    """Send again the uploads left pending (sent by celery beat to the control queue)."""
+    sweep = scans.scans_requeue()
+    return len(sweep.requeued) + len(sweep.failed)

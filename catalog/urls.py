@@ -24,6 +24,16 @@ urlpatterns = [
     path("notes/<int:pk>/", contrib_views.note_detail, name="note-detail"),
     path("notes/<int:pk>/edit/", contrib_views.note_edit, name="note-edit"),
     path("notes/<int:pk>/review/", contrib_views.note_review, name="note-review"),
+    path(
+        "cards/<str:card_id>/printings/propose/",
+        contrib_views.printing_propose,
+        name="printing-propose",
+    ),
+    path(
+        "printing-proposals/<int:pk>/review/",
+        contrib_views.printing_proposal_review,
+        name="printing-proposal-review",
+    ),
     path("changesets/new/", contrib_views.changeset_new, name="changeset-new"),
     path("sets/<str:code>/grid/", contrib_views.set_grid, name="set-grid"),
     path("changesets/<int:pk>/", contrib_views.changeset_detail, name="changeset-detail"),

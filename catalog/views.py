@@ -154,7 +154,16 @@ def card_detail(request, card_id):
         else Card.objects.none()
     )
     sections = card_sections(request, card)
-    context = {"card": card, "same_person": same_person, "extra_sections": sections}
+    printings = sorted(
+        card.printings.select_related("card_set"),
+        key=lambda p: (p.kind != p.Kind.FIRST, p.card_set.display_order, p.number, p.code),
+    )
+    context = {
+        "card": card,
+        "printings": printings,
+        "same_person": same_person,
+        "extra_sections": sections,
+    }
     return render(request, "catalog/card_detail.html", context)
 
 

@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from catalog.models import Card
+from catalog.models import Card, Printing
 
 
 def new_share_slug() -> str:
@@ -190,16 +190,22 @@ class Collection(models.Model):
 
 
 class CollectionEntry(models.Model):
-    """How many copies of one card (and variant) a user owns, and their trade marks.
+    """How many copies of one printing of a card (and variant) a user owns, and their marks.
 
     A variant is an optional condition and language of print; blank means "not recorded".
+    `card` is the printing's card, kept on the row (always written from the printing by
+    decks.collections.services) so every "cards I own" count sums over printings and
+    variants by card (R-DECK-2 counts the card whatever its printing).
     A row with quantity 0 keeps a hand-marked want for a card the user does not own.
     """
 
     class Condition(models.TextChoices):
+        # The usual grading ladder, best first; blank (the default) is "not recorded".
         ANY = "", _("Not recorded")
         MINT = "mint", _("Mint")
         NEAR_MINT = "near_mint", _("Near mint")
+        EXCELLENT = "excellent", _("Excellent")
+        GOOD = "good", _("Good")
         PLAYED = "played", _("Played")
         DAMAGED = "damaged", _("Damaged")
 
@@ -212,6 +218,9 @@ class CollectionEntry(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection_entries"
     )
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="collection_entries")
+    printing = models.ForeignKey(
+        Printing, on_delete=models.CASCADE, related_name="collection_entries"
+    )
     condition = models.CharField(max_length=10, choices=Condition.choices, blank=True, default="")
     language = models.CharField(max_length=2, choices=Language.choices, blank=True, default="")
     quantity = models.PositiveSmallIntegerField(default=0)
@@ -224,10 +233,11 @@ class CollectionEntry(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        ordering = ["owner", "card", "condition", "language"]
+        ordering = ["owner", "card", "printing", "condition", "language"]
         constraints = [
             models.UniqueConstraint(
-                fields=["owner", "card", "condition", "language"], name="collectionentry_one_row"
+                fields=["owner", "printing", "condition", "language"],
+                name="collectionentry_one_row_per_printing",
             ),
             models.CheckConstraint(
                 condition=Q(quantity__gte=0) & Q(for_trade__gte=0) & Q(wanted__gte=0),
@@ -238,7 +248,17 @@ class CollectionEntry(models.Model):
                 name="collectionentry_trade_within_owned",
             ),
             models.CheckConstraint(
-                condition=Q(condition__in=["", "mint", "near_mint", "played", "damaged"]),
+                condition=Q(
+                    condition__in=[
+                        "",
+                        "mint",
+                        "near_mint",
+                        "excellent",
+                        "good",
+                        "played",
+                        "damaged",
+                    ]
+                ),
                 name="collectionentry_known_condition",
             ),
             models.CheckConstraint(
@@ -249,3 +269,11 @@ class CollectionEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.quantity} {self.card_id} ({self.owner_id})"
+
+    def save(self, *args, **kwargs):
+        # A row made for a card alone is its first printing's; a printing names its card.
+        if self.printing_id is None and self.card_id is not None:
+            self.printing = Printing.objects.get(card_id=self.card_id, kind=Printing.Kind.FIRST)
+        if self.printing_id is not None:
+            self.card_id = self.printing.card_id
+        super().save(*args, **kwargs)

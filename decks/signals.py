@@ -79,13 +79,19 @@ def collection_section(request, card):
 
     if not request.user.is_authenticated:
         return {"template": "decks/collection/_card_section.html", "data": {"card": card}}
-    entries = list(collection_entries(request.user).filter(card=card))
+    entries = list(
+        collection_entries(request.user)
+        .filter(card=card)
+        .order_by("printing__card_set__display_order", "printing__code", "condition", "language")
+    )
+    printings = sorted(card.printings.all(), key=lambda p: (p.kind != p.Kind.FIRST, p.code))
     return {
         "template": "decks/collection/_card_section.html",
         "data": {
             "card": card,
             "entries": entries,
             "total": sum(e.quantity for e in entries),
+            "printings": printings,
             "conditions": CollectionEntry.Condition.choices,
             "languages": CollectionEntry.Language.choices,
         },

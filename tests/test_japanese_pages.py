@@ -318,6 +318,30 @@ def test_lab_results_in_japanese_have_no_english_ui_text(ja_client, alice, study
     assert english_in(listed, _data_words()) == []
 
 
+def test_the_recommendation_in_japanese_has_no_english_ui_text(ja_client, alice, monkeypatch):
+    # issue #28 item 1: the shortlist's sentences are the Japanese ones on a Japanese page
+    from unittest.mock import patch
+
+    from play.simulations import services
+    from play.studies import recommend
+
+    monkeypatch.setattr(recommend, "PREVIEW_SPACE", {**recommend.SPACE, "onside_ball": (0,)})
+    monkeypatch.setattr(recommend, "PREVIEW_FIRST_SEEDS", 2)
+    monkeypatch.setattr(recommend, "PREVIEW_STAGES", 2)
+    study = {"kind": "recommend", "bot": "greedy", "preview": True}
+    with patch("play.simulations.services.queue_chunks"):
+        batch = services.lab_batch_create(owner=alice, variants=[{}], runs=1, seed=5, study=study)
+        index = 0
+        while index < batch.chunk_count:
+            services.chunk_run(batch_id=batch.pk, index=index)
+            index += 1
+            batch.refresh_from_db()
+    body = ja_client.get(batch.get_absolute_url()).content.decode()
+    assert "td-shortlist" in body and "草案6への変更" in body
+    assert batch.results["recommendation"]["shortlist"][0]["sentence"]["ja"] in body
+    assert english_in(body, _data_words()) == []
+
+
 def _solo_game_pages(alice) -> list[str]:
     """Return solo boards in their main states: a midfield defense decision, full time."""
     from decks.services import deck_copy
@@ -404,3 +428,36 @@ def test_errata_and_rulings_pages_in_japanese_have_no_english_ui_text(ja_client,
         page = reviewer.get(path)
         assert page.status_code == 200
         assert english_in(page.content.decode(), words) == [], path
+
+
+def test_printings_and_collection_pages_in_japanese_have_no_english_ui_text(ja_client, alice):
+    """Issue #24 item 4: the card page's printings and collection editor, and the collection
+    page with its grid of a set's printings and the CSV help."""
+    from catalog.models import Printing
+    from decks.collections.services import collection_entry_set
+
+    Printing.objects.create(card_id="BS-012", card_set_id="BS", number=12, kind="foil")
+    Printing.objects.create(card_id="BS-012", card_set_id="CD00", number=99, kind="promo")
+    collection_entry_set(
+        owner=alice,
+        card_id="BS-012",
+        printing="BS-012-foil",
+        quantity=2,
+        for_trade=1,
+        condition="excellent",
+    )
+    collection_entry_set(owner=alice, card_id="BS-012", quantity=1, condition="good")
+    from django.contrib.auth import get_user_model
+
+    from catalog.contributions.printings import printing_proposal_create
+
+    proposer = get_user_model().objects.create_user("bob", "bob@example.com", "pw-123456-x")
+    printing_proposal_create(
+        proposer=proposer,
+        card_id="BS-012",
+        data={"set": "CD00", "number": "98", "kind": "promo", "source": "https://x.jp/p"},
+    )
+    for path in ("/cards/BS-012/", "/collection/", "/collection/?set=BS", "/collection/trade/"):
+        page = ja_client.get(path)
+        assert page.status_code == 200
+        assert english_in(page.content.decode(), _data_words()) == [], path

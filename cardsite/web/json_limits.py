@@ -119,6 +119,13 @@ def loads_bounded(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES, max_dep
         raise JSONLimitError(
             _("the JSON is nested deeper than %(n)s levels") % {"n": max_depth}
         ) from None
+    except json.JSONDecodeError as exc:
+        # Where, in words a reader of either language follows: Python's own text ("Expecting
+        # value: line 1 column 1 (char 0)") is English on a Japanese page.
+        raise JSONLimitError(
+            _("the JSON is malformed at line %(line)s, column %(column)s")
+            % {"line": f"{exc.lineno:,}", "column": f"{exc.colno:,}"}
+        ) from None
     except ValueError as exc:
         raise JSONLimitError(_("the JSON is malformed (%(e)s)") % {"e": exc}) from None
     if has_nul(data):

@@ -60,6 +60,11 @@ def _date_problem(value: str) -> tuple[datetime.date | None, str | None]:
     try:
         day = datetime.date.fromisoformat(text)
     except ValueError:
+        if text[4] == "-" and text[7] == "-" and (text[:4] + text[5:7] + text[8:]).isdigit():
+            # Written as asked but not a day (2002-13-45, 2002-02-30): say so, not "the form".
+            return None, _(
+                "%(day)s is not a day of the calendar: give a date as YYYY-MM-DD, e.g. 2002-04-01"
+            ) % {"day": text}
         return None, _("give a date as YYYY-MM-DD, e.g. 2002-04-01")
     today = timezone.localdate()
     if day < FIRST_RULING_DATE or day > today:

@@ -436,3 +436,39 @@ def note_changes_since(proposal: CardNoteProposal, version: int) -> dict:
 def set_checklist_context(card_set: CardSet) -> dict:
     """Return what a set page's checklist shows: its entries and the set's progress."""
     return {"checklist": set_checklist(card_set), "progress": set_progress(card_set)}
+
+
+def printing_proposals_section(request, card: Card) -> dict:
+    """Return the card page's proposed printings (pending ones, with review forms for
+    editors) and the form to propose one (signed-in users)."""
+    from catalog.contributions.printings import PROPOSED_KINDS
+    from catalog.contributions.services import is_editor
+    from catalog.models import CardSet, Printing, PrintingProposal
+
+    pending = (
+        PrintingProposal.objects.filter(card=card, status=PrintingProposal.Status.PENDING)
+        .select_related("card_set", "proposer")
+        .order_by("created_at", "id")
+    )
+    kinds = [(value, label) for value, label in Printing.Kind.choices if value in PROPOSED_KINDS]
+    return {
+        "template": "catalog/_printing_proposals.html",
+        "data": {
+            "card": card,
+            "pending": list(pending),
+            "can_review": is_editor(request.user),
+            "kinds": kinds,
+            "sets": list(CardSet.objects.order_by("display_order")),
+        },
+    }
+
+
+def pending_printing_proposals():
+    """Return the proposed printings waiting for review, oldest first (the review queue)."""
+    from catalog.models import PrintingProposal
+
+    return (
+        PrintingProposal.objects.filter(status=PrintingProposal.Status.PENDING)
+        .select_related("card", "card_set", "proposer")
+        .order_by("created_at", "id")
+    )

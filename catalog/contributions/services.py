@@ -6,6 +6,7 @@ written in place (a sample becomes real under its own id), a revision is recorde
 holding the card re-validate themselves (catalog.extensions.cards_changed).
 """
 
+import unicodedata
 from datetime import timedelta
 
 from django.conf import settings
@@ -93,16 +94,24 @@ def count_against_daily_limit(user) -> None:
 
 
 def clean_text(value: str, name: str, limit: int, required: bool) -> str:
+    """The stripped text of a free-text field (source, note, reason, instance), or ProposalError
+    naming `name`: control characters (a tab or a line break aside), missing when required, or
+    longer than `limit`. The messages are translated: the import and changeset pages show them."""
     text = (value or "").strip()
-    if "\x00" in text:
-        raise ProposalError([RowProblem(0, name, "contains control characters (such as NUL)")])
+    if any(unicodedata.category(ch) in ("Cc", "Cs") and ch not in "\n\r\t" for ch in text):
+        raise ProposalError([RowProblem(0, name, _("contains control characters (such as NUL)"))])
     if required and not text:
-        raise ProposalError(
-            [RowProblem(0, name, "is required: say where the card's data comes from")]
-        )
+        raise ProposalError([RowProblem(0, name, _("is required: say where it comes from"))])
     if len(text) > limit:
         raise ProposalError(
-            [RowProblem(0, name, f"is {len(text)} characters long (at most {limit})")]
+            [
+                RowProblem(
+                    0,
+                    name,
+                    _("is %(n)s characters long (at most %(limit)s)")
+                    % {"n": len(text), "limit": limit},
+                )
+            ]
         )
     return text
 

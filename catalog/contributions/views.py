@@ -21,6 +21,12 @@ from catalog.contributions import changesets, notes
 from catalog.contributions import selectors as selectors
 from catalog.contributions.forms import NoteForm, ProposalForm, ReviewForm
 from catalog.contributions.open_data import import_changeset
+from catalog.contributions.printings import (
+    PrintingProposalError,
+    printing_proposal_accept,
+    printing_proposal_create,
+    printing_proposal_reject,
+)
 from catalog.contributions.services import (
     ProposalChanged,
     ProposalError,
@@ -33,7 +39,15 @@ from catalog.contributions.services import (
     proposal_resubmit,
 )
 from catalog.importer import RowProblem, card_row
-from catalog.models import Card, CardNoteProposal, CardProposal, CardScan, CardSet, Changeset
+from catalog.models import (
+    Card,
+    CardNoteProposal,
+    CardProposal,
+    CardScan,
+    CardSet,
+    Changeset,
+    PrintingProposal,
+)
 from catalog.opendata_import import ExportRejected, files_from_upload, read_export
 from catalog.scans import SCAN_PREFIX, UPLOAD_PREFIX
 
@@ -177,8 +191,8 @@ def proposal_review(request, pk):
         context["reason_given"] = reason
         return render(request, "catalog/proposal_detail.html", context, status=409)
     except ProposalError as exc:
-        for problem in exc.problems:
-            messages.error(request, str(problem).removeprefix("file, ").removeprefix("file: "))
+        for problem in _named(exc.problems, {"reason": _("Reason")}):
+            messages.error(request, problem)
         return redirect(proposal.get_absolute_url())
     if action == "accept":
         return redirect("catalog:card-detail", proposal.card_id)
@@ -235,6 +249,7 @@ def review_queue(request):
             "proposals": selectors.review_queue(),
             "changesets": selectors.pending_changesets(),
             "notes": selectors.note_queue(),
+            "printing_proposals": selectors.pending_printing_proposals(),
         },
     )
 
@@ -374,7 +389,9 @@ def changeset_new(request):
                 scans=_grid_scans(request.FILES),
             )
         except ProposalError as exc:
-            problems = [str(p).removeprefix("file, ").removeprefix("file: ") for p in exc.problems]
+            problems = _named(
+                exc.problems, {"source": _("Source"), "note": _("Note for the editors")}
+            )
             status = 400
         else:
             cards = changeset.proposals.count()
@@ -545,6 +562,35 @@ def note_detail(request, pk):
     return render(request, "catalog/note_detail.html", _note_context(request, proposal))
 
 
+def _printing_field_label(field: str) -> str:
+    labels = {
+        "set": _("Set"),
+        "number": _("Number in the set"),
+        "kind": _("Kind"),
+        "label": _("Label"),
+        "notes": _("Notes"),
+        "source": _("Source"),
+        "reason": _("Reason"),
+        "card": _("Card"),
+        "is_sample": _("sample"),
+    }
+    return labels.get(field, field)
+
+
+def _say_printing_problems(request, exc: PrintingProposalError) -> None:
+    """Say every problem, each with the name of its field (in the reader's language)."""
+    for field, problems in exc.problems.items():
+        for problem in problems:
+            if field:
+                message = _("%(field)s: %(problem)s") % {
+                    "field": _printing_field_label(field),
+                    "problem": problem,
+                }
+                messages.error(request, message)
+            else:
+                messages.error(request, problem)
+
+
 @login_required
 @require_POST
 def note_review(request, pk):
@@ -589,8 +635,8 @@ def note_review(request, pk):
         context["reason_given"] = reason
         return render(request, "catalog/note_detail.html", context, status=409)
     except ProposalError as exc:
-        for problem in exc.problems:
-            messages.error(request, str(problem).removeprefix("file, ").removeprefix("file: "))
+        for problem in _named(exc.problems, {"reason": _("Reason")}):
+            messages.error(request, problem)
         context = _note_context(request, proposal)
         context["reason_given"] = reason
         return render(request, "catalog/note_detail.html", context, status=400)
@@ -635,6 +681,17 @@ def note_edit(request, pk):
     )
 
 
+def _named(problems, labels: dict[str, str]) -> list[str]:
+    """The problems of a form's free-text fields, each named by the label the form shows (not
+    the field's code name, which is English on a Japanese page); other problems as they are."""
+    return [
+        f"{labels[p.field]}: {p.message}"
+        if p.field in labels
+        else str(p).removeprefix("file, ").removeprefix("file: ")
+        for p in problems
+    ]
+
+
 @require_http_methods(["GET", "POST"])
 def open_data_import(request):
     """An editor uploads another instance's open-data export (a set's .json or a .zip of its
@@ -674,7 +731,12 @@ def open_data_import(request):
         except ExportRejected as exc:
             problems, status = exc.messages(), 400
         except ProposalError as exc:
-            problems = [str(p).removeprefix("file, ").removeprefix("file: ") for p in exc.problems]
+            labels = {
+                "export": _("Export file (.json or .zip)"),
+                "instance": _("Where it comes from"),
+                "note": _("Note for the editors"),
+            }
+            problems = _named(exc.problems, labels)
             status = 400
         else:
             counts = export.counts()
@@ -698,3 +760,40 @@ def open_data_import(request):
         },
         status=status,
     )
+
+
+@login_required
+@require_POST
+def printing_propose(request, card_id):
+    """Propose a new printing of a card (from the card page); editors review it there."""
+    card = get_object_or_404(Card, id=card_id.upper())
+    try:
+        printing_proposal_create(proposer=request.user, card_id=card.id, data=request.POST)
+        messages.success(request, _("Your printing is sent for review."))
+    except PrintingProposalError as exc:
+        messages.error(request, _("Nothing was sent."))
+        _say_printing_problems(request, exc)
+    return redirect(f"{card.get_absolute_url()}#printings")
+
+
+@login_required
+@require_POST
+def printing_proposal_review(request, pk):
+    """Accept or reject a proposed printing (editors; not one's own)."""
+    proposal = get_object_or_404(PrintingProposal.objects.select_related("card"), pk=pk)
+    if not is_editor(request.user):
+        raise PermissionDenied
+    try:
+        if request.POST.get("decision") == "accept":
+            printing = printing_proposal_accept(proposal_id=proposal.pk, reviewer=request.user)
+            messages.success(request, _("Printing %(code)s added.") % {"code": printing.code})
+        elif request.POST.get("decision") == "reject":
+            printing_proposal_reject(
+                proposal_id=proposal.pk, reviewer=request.user, reason=request.POST.get("reason")
+            )
+            messages.success(request, _("The printing proposal is rejected."))
+        else:
+            messages.error(request, _("Choose accept or reject."))
+    except PrintingProposalError as exc:
+        _say_printing_problems(request, exc)
+    return redirect(f"{proposal.card.get_absolute_url()}#printings")

@@ -37,6 +37,7 @@ PROBLEMS = [
     (r"Unknown position " + _Q, N_('Unknown position "%(a)s"')),
     (r"Unknown rarity " + _Q, N_('Unknown rarity "%(a)s"')),
     (r"Unknown order " + _Q, N_('Unknown order "%(a)s"')),
+    (r"Unknown printing " + _Q, N_('Unknown printing "%(a)s"')),
     (r"Unknown direction " + _Q, N_('Unknown direction "%(a)s"')),
     (r"Unknown value " + _Q + r' for "(?P<b>.*?)"', N_('Unknown value "%(a)s" for "%(b)s"')),
     (r"Unexpected " + _Q, N_('Unexpected "%(a)s"')),

@@ -16,12 +16,12 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 
 from django.db import connection
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
 from django.db.models.expressions import OrderBy
 
 from catalog import extensions
 from catalog.data import TEAMS
-from catalog.models import Team, normalize_text
+from catalog.models import Printing, Team, normalize_text
 from catalog.search.messages import syntax_message
 
 # Limits keep the SQL within what both databases accept (SQLite's expression depth is 1000).
@@ -308,13 +308,15 @@ FIELD_ALIASES = {
     "has": "has",
     "name": "name",
     "id": "id",
+    "printing": "printing",
+    "printings": "printings",
     "order": "order",
     "direction": "direction",
     "dir": "direction",
 }
 KNOWN_FIELDS = (
     "set, kind, pos, team, person, rarity, effect, shoot, keep, def, number, year, "
-    "is, not, has, name, id, order, direction"
+    "is, not, has, name, id, printing, printings, order, direction"
 )
 
 KINDS = {
@@ -329,8 +331,12 @@ KINDS = {
 }
 POSITIONS = ("FW", "MF", "DF", "GK")
 RARITIES = ("C", "U", "R", "SR")  # lowest to highest, as the card pool uses them
-IS_VALUES = {"sample": None, "pending": None, **KINDS}
 HAS_VALUES = {"errata": "errata", "erratum": "errata", "ruling": "ruling", "rulings": "ruling"}
+# Printing kinds (catalog.models.Printing.Kind): `printing:promo`, and `is:promo` for the
+# kinds that set a card apart (every card has a first printing).
+PRINTING_KINDS = ("first", "reprint", "promo", "parallel", "foil")
+IS_PRINTINGS = ("reprint", "promo", "parallel", "foil")
+IS_VALUES = {"sample": None, "pending": None, **KINDS, **dict.fromkeys(IS_PRINTINGS)}
 
 STAT_FIELDS = {"shoot": "shoot", "keep": "keep", "def": "defense", "defense": "defense"}
 NUMBER_COLUMNS = {
@@ -391,6 +397,28 @@ def noted_card_ids(what: str):
     from catalog.models import Erratum, Ruling
 
     return (Erratum if what == "errata" else Ruling).objects.values("card_id")
+
+
+def printing_kind_q(kinds: list[str]) -> Q:
+    """Return a Card filter: the cards with a printing of one of the kinds (a subquery, so a
+    card with two promos is found once)."""
+    return Q(id__in=Printing.objects.filter(kind__in=kinds).values("card_id"))
+
+
+def printings_count_q(lookup: str, number: int) -> Q:
+    """Return a Card filter comparing its number of printings (`printings>1`)."""
+    counts = Printing.objects.values("card_id").annotate(n=Count("id"))
+    zero_matches = {
+        "exact": 0 == number,
+        "lt": 0 < number,
+        "lte": 0 <= number,
+        "gt": False,
+        "gte": number == 0,
+    }[lookup]
+    if zero_matches:
+        # A card without printings (none should be) counts 0: kept by excluding the others.
+        return ~Q(id__in=counts.exclude(**{f"n__{lookup}": number}).values("card_id"))
+    return Q(id__in=counts.filter(**{f"n__{lookup}": number}).values("card_id"))
 
 
 def _did_you_mean(word: str, choices) -> str:
@@ -560,6 +588,8 @@ class _Parser:
             raise QuerySyntaxError(f'"{token.field}" needs a value', token.value_position)
         if name in NUMBER_COLUMNS:
             match = self.number_term(name, token)
+        elif name == "printings":
+            match = self.printings_term(token)
         else:
             op_position = token.value_position - len(token.op)
             if token.op not in (":", "=", "!=") and name != "rarity":
@@ -694,6 +724,37 @@ class _Parser:
             ids.append(card_id)
         return self._choice("id", "card", ids)
 
+    def printing_term(self, token: Token) -> Match:
+        """`printing:promo`: cards with a printing of that kind (comma list: any of them)."""
+        self.count_term(token)
+        kinds = []
+        for item, position in _items(token):
+            kind = normalize_text(item)
+            if kind not in PRINTING_KINDS:
+                hint = _did_you_mean(kind, PRINTING_KINDS) + "known: " + ", ".join(PRINTING_KINDS)
+                raise QuerySyntaxError(f'Unknown printing "{item}"', position, hint)
+            kinds.append(kind)
+        shown = ", ".join(kinds)
+        return Match(
+            printing_kind_q(kinds),
+            f"has a {shown} printing" if len(kinds) == 1 else f"has a printing of {shown}",
+            f"has no {shown} printing" if len(kinds) == 1 else f"has no printing of {shown}",
+        )
+
+    def printings_term(self, token: Token) -> Match:
+        """`printings>1`: compare a card's number of printings (R-DECK-2: one card still)."""
+        self.count_term(token)
+        value = unicodedata.normalize("NFKC", token.value).strip()
+        if not (_DIGITS.fullmatch(value) and len(value) <= len(str(MAX_NUMBER))):
+            hint = f"0 to {MAX_NUMBER}" if _DIGITS.fullmatch(value) else ""
+            raise QuerySyntaxError(f'"{token.field}" needs a number', token.value_position, hint)
+        number, symbol = int(value), SYMBOLS[token.op]
+        if token.op == "!=":
+            q = ~printings_count_q("exact", number)
+        else:
+            q = printings_count_q(LOOKUPS[token.op], number)
+        return Match(q, f"printings {symbol} {number}", f"printings {OPPOSITE[symbol]} {number}")
+
     def is_term(self, token: Token) -> Match:
         self.count_term(token)
         value = normalize_text(token.value.strip())
@@ -705,13 +766,20 @@ class _Parser:
             hint = (
                 _did_you_mean(value, [*IS_VALUES, *user_terms])
                 + "known: "
-                + ", ".join(["sample", "pending", "player", "goalkeeper", "event", *user_terms])
+                + ", ".join(
+                    ["sample", "pending", "player", "goalkeeper", "event", *IS_PRINTINGS]
+                    + user_terms
+                )
             )
             raise QuerySyntaxError(
                 f'Unknown value "{token.value}" for "{token.field}"', token.value_position, hint
             )
         elif value == "sample":
             match = Match(Q(is_sample=True), "is a sample card", "is not a sample card")
+        elif value in IS_PRINTINGS:
+            match = Match(
+                printing_kind_q([value]), f"has a {value} printing", f"has no {value} printing"
+            )
         elif value == "pending":
             match = Match(
                 Q(id__in=pending_proposal_card_ids()),

@@ -29,6 +29,7 @@ from decks.collections.services import (
     collection_card_delete,
     collection_card_replace,
     collection_replace,
+    printing_unknown_message,
 )
 from decks.content import CARD_ID
 from decks.models import Collection, CollectionEntry
@@ -106,19 +107,23 @@ class EntryListSerializer(serializers.ListSerializer):
                 language=v["language"],
                 for_trade=v["for_trade"],
                 wanted=v["wanted"],
+                printing=v["printing"],
             )
             for _i, v in good
         ]
         for problem in card_problems(entries):
             index = good[problem.position][0]
-            if problem.repeats is None:
-                message = _("Unknown card “%(id)s”.") % {"id": entries[problem.position].card_id}
-                key = "card"
-            else:
-                message = _("The same card and variant as entry %(n)d.") % {
+            if problem.repeats is not None:
+                message = _("The same printing and variant as entry %(n)d.") % {
                     "n": good[problem.repeats][0]
                 }
                 key = "non_field_errors"
+            elif problem.field == "printing":
+                message = printing_unknown_message(entries[problem.position])
+                key = "printing"
+            else:
+                message = _("Unknown card “%(id)s”.") % {"id": entries[problem.position].card_id}
+                key = "card"
             errors[index] = {**errors[index], key: [message]}
         if any(errors):
             raise ValidationError(errors)
@@ -126,7 +131,16 @@ class EntryListSerializer(serializers.ListSerializer):
 
 
 class CollectionVariantSerializer(serializers.Serializer):
-    """One variant row of a card: copies owned and the hand-made trade marks."""
+    """One row of a card: a printing and variant, copies owned and the hand-made trade marks."""
+
+    printing = serializers.CharField(
+        max_length=20,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="Code of the card's printing (e.g. BS-001, ES2-101, BS-001-foil; case does "
+        "not matter); blank or left out: the card's first printing.",
+    )
 
     quantity = WholeNumberField(
         min_value=0, max_value=MAX_QUANTITY, help_text="Copies owned of this variant."
@@ -186,7 +200,8 @@ class CollectionEntrySerializer(CollectionVariantSerializer):
 class CollectionPutSerializer(serializers.Serializer):
     entries = CollectionEntrySerializer(
         many=True,
-        help_text="The whole collection: one entry per card and variant (condition, language). "
+        help_text="The whole collection: one entry per card, printing and variant (condition, "
+        "language). "
         "A row with quantity 0 and no want is dropped.",
     )
     visibility = serializers.ChoiceField(

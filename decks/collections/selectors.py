@@ -6,10 +6,10 @@ import io
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, F, Q, Sum
 from django.http import Http404
 
-from catalog.models import Card, CardSet
+from catalog.models import Card, CardSet, Printing
 from decks.content import DeckContent
 from decks.models import Collection, CollectionEntry, Deck, DeckEntry
 
@@ -30,12 +30,33 @@ def owned_counts(user) -> dict[str, int]:
     return {row["card_id"]: row["n"] for row in rows}
 
 
-def plain_quantities(user, card_ids) -> dict[str, int]:
-    """Return {card id: copies} of the cards' plain rows (no condition or language: the grid's)."""
+def plain_quantities(user, printing_codes) -> dict[str, int]:
+    """Return {printing code: copies} of the printings' plain rows (no condition or language:
+    the grid's)."""
     rows = CollectionEntry.objects.filter(
-        owner=user, card_id__in=list(card_ids), condition="", language=""
-    ).values_list("card_id", "quantity")
+        owner=user, printing__code__in=list(printing_codes), condition="", language=""
+    ).values_list("printing__code", "quantity")
     return dict(rows)
+
+
+@dataclass(frozen=True)
+class GridCell:
+    """One printing of a set in the bulk grid: its plain row's copies, and all the card's."""
+
+    printing: Printing
+    quantity: int
+    card_total: int
+
+
+def grid_printings(user, card_set: CardSet) -> list[GridCell]:
+    """Return the set's printings in number order (its cards' first prints, and the reprints,
+    promos and finishes printed in it) with the user's plain-row copies of each."""
+    printings = list(
+        Printing.objects.filter(card_set=card_set).select_related("card").order_by("number", "code")
+    )
+    plain = plain_quantities(user, [p.code for p in printings]) if _signed_in(user) else {}
+    totals = owned_counts(user)
+    return [GridCell(p, plain.get(p.code, 0), totals.get(p.card_id, 0)) for p in printings]
 
 
 def owned_card_ids_q(user, *, at_least: int = 1) -> Q:
@@ -53,7 +74,9 @@ def owned_card_ids_q(user, *, at_least: int = 1) -> Q:
 
 
 def collection_entries(user):
-    return CollectionEntry.objects.filter(owner=user).select_related("card", "card__card_set")
+    return CollectionEntry.objects.filter(owner=user).select_related(
+        "card", "card__card_set", "printing", "printing__card_set"
+    )
 
 
 def collection_for_owner(user) -> Collection | None:
@@ -252,26 +275,63 @@ def trade_match(me, other) -> dict[str, list[tuple[Card, int]]]:
     }
 
 
+@dataclass(frozen=True)
+class PrintingMark:
+    """Copies of one printing marked by hand as haves (for trade) or wants."""
+
+    code: str
+    label: str
+    copies: int
+
+
+def marks_by_printing(user, field: str) -> dict[str, list[PrintingMark]]:
+    """Return {card id: [marks per printing]} of the hand-made `for_trade` or `wanted` marks,
+    summed over conditions and languages, in printing code order."""
+    rows = (
+        CollectionEntry.objects.filter(owner=user, **{f"{field}__gt": 0})
+        .values("card_id", "printing__code", "printing__kind", "printing__label")
+        .annotate(n=Sum(field))
+        .order_by("card_id", "printing__code")
+    )
+    kinds = dict(Printing.Kind.choices)
+    result: dict[str, list[PrintingMark]] = defaultdict(list)
+    for row in rows:
+        label = row["printing__label"] or str(kinds[row["printing__kind"]])
+        result[row["card_id"]].append(PrintingMark(row["printing__code"], label, row["n"]))
+    return dict(result)
+
+
+def cards_with_marks(
+    counts: dict[str, int], marks: dict[str, list[PrintingMark]]
+) -> list[tuple[Card, int, list[PrintingMark]]]:
+    """Return (card, copies, the hand-made marks per printing) in card id order."""
+    return [(card, n, marks.get(card.id, [])) for card, n in cards_with_counts(counts)]
+
+
 def cards_with_counts(counts: dict[str, int]) -> list[tuple[Card, int]]:
     cards = Card.objects.select_related("card_set").in_bulk(list(counts))
     return [(cards[c], n) for c, n in sorted(counts.items()) if c in cards]
 
 
 def export_rows(user, *, card_id: str | None = None) -> list[dict]:
-    """Return the user's collection rows (or one card's) as plain data, in card order."""
+    """Return the user's collection rows (or one card's) as plain data, in card order, then
+    printing (code) and variant."""
     rows = CollectionEntry.objects.filter(owner=user)
     if card_id is not None:
         rows = rows.filter(card_id=card_id)
     return [
         {
             "card": e.card_id,
+            "printing": e.printing_code,
             "quantity": e.quantity,
             "condition": e.condition,
             "language": e.language,
             "for_trade": e.for_trade,
             "wanted": e.wanted,
         }
-        for e in rows.order_by("card_id", "condition", "language")
+        for e in rows.annotate(printing_code=F("printing__code")).order_by(
+            "card_id", "printing_code", "condition", "language"
+        )
     ]
 
 

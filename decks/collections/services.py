@@ -1,4 +1,4 @@
-"""Writes to a user's collection: quantities per card and variant, trade marks, CSV import,
+"""Writes to a user's collection: quantities per printing and variant, trade marks, CSV import,
 the whole-collection replace of the API, and who may see it.
 
 Every write that takes many rows applies whole or not at all: bad rows are all named, and
@@ -7,19 +7,19 @@ nothing is saved until every row is good.
 
 import csv
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from cardsite.web.numbers import whole_number_or
-from catalog.models import Card
+from catalog.models import Card, Printing
 from decks.models import Collection, CollectionEntry, new_share_slug
 
 MAX_QUANTITY = 999
 MAX_CSV_BYTES = 512 * 1024
 MAX_CSV_ROWS = 5000
-CSV_COLUMNS = ("card", "quantity", "condition", "language", "for_trade", "wanted")
+CSV_COLUMNS = ("card", "printing", "quantity", "condition", "language", "for_trade", "wanted")
 CONDITIONS = [value for value, _label in CollectionEntry.Condition.choices]
 LANGUAGES = [value for value, _label in CollectionEntry.Language.choices]
 
@@ -40,6 +40,10 @@ class EntryData:
     language: str = ""
     for_trade: int = 0
     wanted: int = 0
+    # The printing's code as given (`BS-001`, `ES2-101`, `BS-001-foil`); blank: the card's
+    # first printing. `printing_id` is set once the code is checked against the card.
+    printing: str = ""
+    printing_id: int | None = None
 
 
 def collection_get_or_create(*, owner) -> Collection:
@@ -107,6 +111,12 @@ def entry_data_check(raw: dict, *, where: str, problems: list[str]) -> EntryData
             _("%(where)s: unknown language “%(value)s” (known: %(known)s).")
             % {"where": where, "value": language, "known": ", ".join(x for x in LANGUAGES if x)}
         )
+    printing = str(raw.get("printing") or "").strip()
+    if len(printing) > 20:
+        problems.append(
+            _("%(where)s: printing “%(value)s…” is too long.")
+            % {"where": where, "value": printing[:20]}
+        )
     if for_trade > quantity:
         problems.append(
             _("%(where)s: for_trade (%(t)d) cannot exceed the quantity owned (%(q)d).")
@@ -114,62 +124,109 @@ def entry_data_check(raw: dict, *, where: str, problems: list[str]) -> EntryData
         )
     if len(problems) > before:
         return None
-    return EntryData(card_id, quantity, condition, language, for_trade, wanted)
+    return EntryData(card_id, quantity, condition, language, for_trade, wanted, printing)
 
 
 @dataclass(frozen=True)
 class CardProblem:
-    """An entry whose card is unknown (`repeats` None) or repeats an earlier entry's variant."""
+    """An entry whose card is unknown (`field` "card"), whose printing is not one of its card
+    (`field` "printing"), or which repeats an earlier entry's printing and variant (`repeats`)."""
 
     position: int
     repeats: int | None = None
+    field: str = "card"
+
+
+def _printings_of(card_ids) -> dict[str, dict[str, int]]:
+    """Return {card id: {printing code (lower case): printing id, "": first printing id}}."""
+    found: dict[str, dict[str, int]] = {}
+    rows = Printing.objects.filter(card_id__in=set(card_ids)).values_list(
+        "card_id", "code", "kind", "id"
+    )
+    for card_id, code, kind, pk in rows:
+        codes = found.setdefault(card_id, {})
+        codes[code.lower()] = pk
+        if kind == Printing.Kind.FIRST:
+            codes[""] = pk
+    return found
 
 
 def card_problems(entries: list[EntryData]) -> list[CardProblem]:
-    """Return, in entry order, the entries naming an unknown card or a card and variant twice."""
+    """Return, in entry order, the entries naming an unknown card, a printing not of their
+    card, or a printing and variant twice."""
     known = set(
         Card.objects.filter(id__in={e.card_id for e in entries}).values_list("id", flat=True)
     )
+    printings = _printings_of(known)
     seen: dict[tuple, int] = {}
     problems = []
     for position, entry in enumerate(entries):
         if entry.card_id not in known:
             problems.append(CardProblem(position))
-        key = (entry.card_id, entry.condition, entry.language)
+            continue
+        printing_id = printings.get(entry.card_id, {}).get(entry.printing.lower())
+        if printing_id is None:
+            problems.append(CardProblem(position, field="printing"))
+            continue
+        key = (printing_id, entry.condition, entry.language)
         if key in seen:
             problems.append(CardProblem(position, seen[key]))
         seen[key] = position
     return problems
 
 
+def entries_resolved(entries: list[EntryData]) -> list[EntryData]:
+    """Return the entries with their printing ids (blank printing: the first printing).
+    The entries are checked (card_problems found nothing)."""
+    printings = _printings_of(e.card_id for e in entries)
+    return [
+        replace(entry, printing_id=printings[entry.card_id][entry.printing.lower()])
+        for entry in entries
+    ]
+
+
+def printing_unknown_message(entry: EntryData) -> str:
+    return _("printing “%(code)s” is not a printing of card %(id)s.") % {
+        "code": entry.printing,
+        "id": entry.card_id,
+    }
+
+
 def _check_cards(items: list[tuple[str, EntryData]], problems: list[str]) -> None:
     for problem in card_problems([entry for _where, entry in items]):
         where, entry = items[problem.position]
-        if problem.repeats is None:
+        if problem.repeats is not None:
             problems.append(
-                _("%(where)s: unknown card “%(id)s”.") % {"where": where, "id": entry.card_id}
+                _("%(where)s: the same printing and variant as %(other)s.")
+                % {"where": where, "other": items[problem.repeats][0]}
+            )
+        elif problem.field == "printing":
+            problems.append(
+                _("%(where)s: %(problem)s")
+                % {"where": where, "problem": printing_unknown_message(entry)}
             )
         else:
             problems.append(
-                _("%(where)s: the same card and variant as %(other)s.")
-                % {"where": where, "other": items[problem.repeats][0]}
+                _("%(where)s: unknown card “%(id)s”.") % {"where": where, "id": entry.card_id}
             )
 
 
 @transaction.atomic
 def _apply(*, owner, entries: list[EntryData], replace: bool, card_id: str | None = None) -> int:
+    entries = entries_resolved(entries)
     rows = CollectionEntry.objects.filter(owner=owner)
     if card_id is not None:  # a replace of one card's rows only
         rows = rows.filter(card_id=card_id)
     if replace:
         rows.delete()
-        # Every old row is gone and no card and variant repeats (checked): plain inserts.
+        # Every old row is gone and no printing and variant repeats (checked): plain inserts.
         kept = [entry for entry in entries if entry.quantity or entry.wanted]
         CollectionEntry.objects.bulk_create(
             [
                 CollectionEntry(
                     owner=owner,
                     card_id=entry.card_id,
+                    printing_id=entry.printing_id,
                     condition=entry.condition,
                     language=entry.language,
                     quantity=entry.quantity,
@@ -184,10 +241,11 @@ def _apply(*, owner, entries: list[EntryData], replace: bool, card_id: str | Non
         for entry in entries:
             CollectionEntry.objects.update_or_create(
                 owner=owner,
-                card_id=entry.card_id,
+                printing_id=entry.printing_id,
                 condition=entry.condition,
                 language=entry.language,
                 defaults={
+                    "card_id": entry.card_id,
                     "quantity": entry.quantity,
                     "for_trade": entry.for_trade,
                     "wanted": entry.wanted,
@@ -244,7 +302,8 @@ def collection_replace(*, owner, items: list[dict], visibility: str | None = Non
 
 @transaction.atomic
 def collection_card_replace(*, owner, card_id: str, items: list[dict]) -> int:
-    """Make one card's rows (every variant) exactly the given entries, all or nothing."""
+    """Make one card's rows (every printing and variant) exactly the given entries, all or
+    nothing."""
     card_id = card_id.upper()
     if isinstance(items, list):
         items = [{**item, "card": card_id} if isinstance(item, dict) else item for item in items]
@@ -253,7 +312,8 @@ def collection_card_replace(*, owner, card_id: str, items: list[dict]) -> int:
 
 
 def collection_card_delete(*, owner, card_id: str) -> int:
-    """Remove every row (variant) of one card from the collection; return how many went."""
+    """Remove every row (printing and variant) of one card from the collection; return how
+    many went."""
     deleted, _per_model = CollectionEntry.objects.filter(
         owner=owner, card_id=card_id.upper()
     ).delete()
@@ -269,10 +329,12 @@ def collection_entry_set(
     language: str = "",
     for_trade: int = 0,
     wanted: int = 0,
+    printing: str = "",
 ) -> int:
-    """Set one card's quantity (and marks) for one variant."""
+    """Set one card's quantity (and marks) for one printing (blank: the first) and variant."""
     item = {
         "card": card_id,
+        "printing": printing,
         "quantity": quantity,
         "condition": condition,
         "language": language,
@@ -284,15 +346,17 @@ def collection_entry_set(
 
 @transaction.atomic
 def collection_add_copies(*, owner, card_id: str, delta: int) -> int:
-    """Add (or with a negative delta, remove) copies of a card, variant not recorded.
+    """Add (or with a negative delta, remove) copies of a card's first printing, variant not
+    recorded.
 
     Return the new quantity of that row; it never goes below 0 nor above the maximum.
     """
     card = Card.objects.filter(id=card_id.upper()).first()
     if card is None:
         raise CollectionError([_("Unknown card “%(id)s”.") % {"id": card_id}])
+    first = card.printings.get(kind=Printing.Kind.FIRST)
     entry, _created = CollectionEntry.objects.select_for_update().get_or_create(
-        owner=owner, card=card, condition="", language=""
+        owner=owner, printing=first, condition="", language="", defaults={"card": card}
     )
     entry.quantity = max(0, min(MAX_QUANTITY, entry.quantity + delta))
     entry.for_trade = min(entry.for_trade, entry.quantity)
@@ -305,10 +369,12 @@ def collection_add_copies(*, owner, card_id: str, delta: int) -> int:
 
 
 def collection_import_csv(*, owner, data: bytes, replace: bool = False) -> int:
-    """Import a CSV (header: card,quantity[,condition,language,for_trade,wanted]).
+    """Import a CSV (header: card,quantity[,printing,condition,language,for_trade,wanted]).
 
-    All or nothing: every bad line is named by its line number and nothing is saved unless
-    every line is good. Return how many rows were set.
+    A file without a printing column (older exports) puts every row on the card's first
+    printing; one without a condition column leaves the condition not recorded. All or
+    nothing: every bad line is named by its line number and nothing is saved unless every
+    line is good. Return how many rows were set.
     """
     if len(data) > MAX_CSV_BYTES:
         raise CollectionError(

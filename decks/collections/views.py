@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from cardsite.web.numbers import whole_number_or
 from cardsite.web.redirects import same_site_path
-from catalog.models import CardSet
+from catalog.models import CardSet, Printing
 from decks.collections import selectors as sel
 from decks.collections.services import (
     MAX_CSV_BYTES,
@@ -38,7 +38,7 @@ def collection_home(request):
     counts = sel.owned_counts(request.user)
     grid = []
     if grid_set is not None:
-        grid = [(card, counts.get(card.id, 0)) for card in grid_set.cards.order_by("number")]
+        grid = sel.grid_printings(request.user, grid_set)
     context = {
         "collection": collection,
         "completion": sel.sets_completion(request.user),
@@ -61,25 +61,36 @@ def _back(request, fallback: str = "decks:collection"):
 @login_required
 @require_POST
 def collection_grid_save(request):
-    """Save the bulk grid of one set: every `qty-<card id>` field, whole or not at all."""
-    items = [
-        {"card": name[4:], "quantity": value}
-        for name, value in request.POST.items()
-        if name.startswith("qty-")
-    ]
+    """Save the bulk grid of one set: every `qty-<printing code>` field (a first printing's
+    code is its card id), each the printing's plain row, whole or not at all."""
+    fields = {name[4:]: value for name, value in request.POST.items() if name.startswith("qty-")}
+    printings = {
+        p.code.lower(): p
+        for p in Printing.objects.filter(code__in=list(fields)).only("code", "card_id")
+    }
+    items = []
+    for code, value in fields.items():
+        printing = printings.get(code.lower())
+        if printing is None:  # a code that is no printing: named as the card it would be
+            items.append({"card": code, "quantity": value})
+        else:
+            items.append({"card": printing.card_id, "printing": printing.code, "quantity": value})
     existing = {
-        e.card_id: e
+        e.printing.code: e
         for e in CollectionEntry.objects.filter(
-            owner=request.user, card_id__in=[i["card"] for i in items], condition="", language=""
-        )
+            owner=request.user,
+            printing__in=printings.values(),
+            condition="",
+            language="",
+        ).select_related("printing")
     }
     for item in items:
-        entry = existing.get(item["card"])
+        entry = existing.get(item.get("printing", ""))
         if entry is not None:
             quantity = whole_number_or(str(item["quantity"]).strip(), 0)
             item["for_trade"] = min(entry.for_trade, quantity)
             item["wanted"] = entry.wanted
-    before = {card_id: entry.quantity for card_id, entry in existing.items()}
+    before = {code: entry.quantity for code, entry in existing.items()}
     try:
         collection_entries_save(owner=request.user, items=items)
     except CollectionError as exc:
@@ -87,9 +98,9 @@ def collection_grid_save(request):
             messages.error(request, message)
         return _back(request)
     # The grid sends every card of the set: say how many the person changed, not the set's size.
-    after = sel.plain_quantities(request.user, [item["card"] for item in items])
+    after = sel.plain_quantities(request.user, [p.code for p in printings.values()])
     changed = sum(
-        1 for card_id in set(before) | set(after) if before.get(card_id, 0) != after.get(card_id, 0)
+        1 for code in set(before) | set(after) if before.get(code, 0) != after.get(code, 0)
     )
     if changed:
         messages.success(
@@ -115,6 +126,7 @@ def collection_card_save(request, card_id):
             language=request.POST.get("language", ""),
             for_trade=request.POST.get("for_trade", ""),
             wanted=request.POST.get("wanted", ""),
+            printing=request.POST.get("printing", ""),
         )
         messages.success(request, _("Your collection is saved."))
     except CollectionError as exc:
@@ -226,8 +238,8 @@ def collection_pool(request):
 
 def _trade_context(owner):
     return {
-        "haves": sel.cards_with_counts(sel.haves(owner)),
-        "wants": sel.cards_with_counts(sel.wants(owner)),
+        "haves": sel.cards_with_marks(sel.haves(owner), sel.marks_by_printing(owner, "for_trade")),
+        "wants": sel.cards_with_marks(sel.wants(owner), sel.marks_by_printing(owner, "wanted")),
     }
 
 

@@ -30,14 +30,21 @@ STUDY_CHOICES = [
     ("variants", _("Compare one or two rule variants")),
     ("table", _("Kick-off strategies head to head")),
     ("sweep", _("Sweep one or two parameters: does random kicking pay?")),
+    ("recommend", _("Recommend rule changes that bring the random kick into a band (search)")),
+    ("recommend_preview", _("The same recommendation as a quick preview (about a minute)")),
 ]
+RECOMMEND_MODES = ("recommend", "recommend_preview")
 STRATEGY_CHOICES = [
     ("own", _("The bot's own choice")),
     ("normal", _("Always normal")),
     ("random", _("Always random")),
     ("adaptive", _("Adaptive: a table measured for the variant")),
 ]
-BOT_CHOICES = [("greedy", _("Greedy bots (stronger)")), ("random", _("Random bots (weaker)"))]
+BOT_CHOICES = [
+    ("search", _("Search bots (strongest, about 250 times slower)")),
+    ("greedy", _("Greedy bots (stronger)")),
+    ("random", _("Random bots (weaker)")),
+]
 # The options a sweep may vary, named as the results pages name them (play/studies/labels.py).
 SWEEP_PARAM_CHOICES = [
     (name, OPTION_LABELS[name])
@@ -61,7 +68,11 @@ EFFECT_CHOICES = [
     ("example", _("Our example set (not the designer's)")),
     ("file", _("My own effect-set file")),
 ]
-POLICY_CHOICES = [("greedy", _("Greedy bots")), ("random", _("Random bots"))]
+POLICY_CHOICES = [
+    ("greedy", _("Greedy bots")),
+    ("random", _("Random bots")),
+    ("search", _("Search bots (strongest, about 250 times slower)")),
+]
 MAX_EFFECT_FILE = 256 * 1024
 
 
@@ -195,10 +206,24 @@ class StudyFields(forms.Form):
     bot = forms.ChoiceField(
         required=False, choices=BOT_CHOICES, initial="greedy", label=_("Sweep: bots")
     )
+    band_margin = forms.FloatField(
+        required=False,
+        min_value=0,
+        max_value=10,
+        initial=0.1,
+        label=_("Recommendation: largest points margin a game"),
+    )
+    band_low = forms.FloatField(
+        required=False, min_value=0, max_value=1, initial=0.48, label=_("… lowest win rate")
+    )
+    band_high = forms.FloatField(
+        required=False, min_value=0, max_value=1, initial=0.52, label=_("… highest win rate")
+    )
 
     def clean(self):
         data = super().clean()
-        for name in ("param_1", "a", "b", "bot"):  # the other study's fields: their defaults
+        for name in ("param_1", "a", "b", "bot", "band_margin", "band_low", "band_high"):
+            # the other study's fields: their defaults
             if name in data and not data[name]:
                 data[name] = self.fields[name].initial
         return data
@@ -270,7 +295,7 @@ class LabForm(forms.Form):
         valid = super().is_valid()
         valid_a = self.variant_a.is_valid()
         mode = self.cleaned_data.get("study")
-        studying = mode in ("table", "sweep")
+        studying = mode in ("table", "sweep", *RECOMMEND_MODES)
         valid_b = studying or not self.cleaned_data.get("compare") or self.variant_b.is_valid()
         valid_study = not studying or self.study_fields.is_valid()
         return valid and valid_a and valid_b and valid_study
@@ -281,6 +306,17 @@ class LabForm(forms.Form):
         if mode == "variants":
             return None
         data = self.study_fields.cleaned_data
+        if mode in RECOMMEND_MODES:  # issue #28 item 1
+            return {
+                "kind": "recommend",
+                "bot": data["bot"],
+                "preview": mode == "recommend_preview",
+                "band": {
+                    "margin": data["band_margin"],
+                    "low": data["band_low"],
+                    "high": data["band_high"],
+                },
+            }
         if mode == "table":
             return {"kind": "table", "strategies": data["strategies"], "bots": data["bots"]}
         grid = [[data["param_1"], data["values_1"]]]

@@ -116,7 +116,7 @@ def _against(request) -> int | None:
 
 def _report_response(request, batch, fmt: str):
     results = batch.results or {}
-    if batch.kind != "touchdown" or results.get("study") not in plans.STUDIES:
+    if batch.kind != "touchdown" or results.get("study") not in (*plans.STUDIES, "recommend"):
         raise Http404("This simulation has no strategy table or sweep to download.")
     by_cell = selectors.chunk_results_by_opponent(batch) if fmt == "deals.csv" else None
     try:

@@ -25,6 +25,8 @@ OPTION_LABELS = {
     "kickoff_kick_ability": gettext_lazy("Hero's kick ability on kick-offs"),
     "kick_play_hand": gettext_lazy("Kick play: who spends a card"),
     "suit_change_judges": gettext_lazy("Suit change (TD-PLAY-4): which cards it judges"),
+    "guarantee_heroes": gettext_lazy("Minimum-kick guarantee as a skill: heroes (of 10)"),
+    "guarantee_ball": gettext_lazy("Ball the guarantee skill gives"),
     "effects": gettext_lazy("Effect set"),
 }
 # The short words for an option's named values (numbers are shown as they are).
@@ -59,7 +61,11 @@ STRATEGY_LABELS = {
     "random": gettext_lazy("always random"),
     "adaptive": gettext_lazy("adaptive (measured table)"),
 }
-BOT_LABELS = {"greedy": gettext_lazy("Greedy bots"), "random": gettext_lazy("Random bots")}
+BOT_LABELS = {
+    "greedy": gettext_lazy("Greedy bots"),
+    "random": gettext_lazy("Random bots"),
+    "search": gettext_lazy("Search bots"),
+}
 
 
 def option_label(name: str) -> str:

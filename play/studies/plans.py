@@ -21,7 +21,8 @@ from play.touchdown import matchups, play_game
 from play.touchdown.strategies import KICKOFF_STRATEGIES, team_policy
 
 STUDIES = ("table", "sweep")
-BOTS = ("greedy", "random")  # bot strengths, strongest first
+BOTS = ("search", "greedy", "random")  # bot strengths, strongest first
+DEFAULT_BOTS = ("greedy", "random")  # a table's bots unless named (search is far slower)
 # The options a sweep may vary (every kick-off parameter and TD-PLAY-4/TD-KICK-2's readings).
 SWEEP_PARAMS = tuple(KICK_OPTIONS) + ("onside_rolls",)
 MAX_AXIS_VALUES = 6
@@ -112,7 +113,8 @@ def clean_study(study: dict | None, variant: dict) -> tuple[dict, list[dict]]:
             errors,
             at_least=2,
         )
-        bots = _choices(study.get("bots", list(BOTS)), BOTS, "study_bots", errors, at_least=1)
+        wanted = study.get("bots", list(DEFAULT_BOTS))
+        bots = _choices(wanted, BOTS, "study_bots", errors, at_least=1)
         clean = {"kind": mode, "strategies": strategies, "bots": bots}
         for bot in bots:
             for i, a in enumerate(strategies):

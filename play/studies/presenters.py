@@ -262,3 +262,45 @@ def band_from(query) -> tuple[dict, str]:
 
 def bad_cell_message(raw: str) -> str:
     return _("“%(v)s” is not a cell number; the first cell is used.") % {"v": raw[:20]}
+
+
+def recommend_view(results: dict) -> dict:
+    """Return the recommendation's shortlist for its page (issue #28 item 1): each row a
+    sentence for draft 6 in the reader's language (the other language beside it), the edge with
+    its interval, whether it is in the band, and its cost to points and tricks a game."""
+    from django.utils.translation import get_language
+
+    found = results["recommendation"]
+    first, second = ("ja", "en") if (get_language() or "").startswith("ja") else ("en", "ja")
+
+    def row(item: dict) -> dict:
+        return {
+            "rank": item.get("rank"),
+            "sentence": item["sentence"][first],
+            "other": item["sentence"][second],
+            "raw": item["key"],
+            "margin": figure_text(item["margin"], "{:+.2f}"),
+            "win_rate": figure_text(item["win_rate"], "{:.3f}"),
+            "status": _("in the band, surely")
+            if item["sure"]
+            else _("in the band")
+            if item["in_band"]
+            else _("near the band"),
+            "in_band": item["in_band"],
+            "points": f"{item['points_a_game']:.2f}",
+            "points_change": figure_text(item["points_change"], "{:+.2f}"),
+            "tricks": f"{item['tricks_a_game']:.1f}",
+            "tricks_change": figure_text(item["tricks_change"], "{:+.2f}"),
+            "deals": item["deals"],
+        }
+
+    return {
+        "band": found["band"],
+        "bot": str(BOT_LABELS.get(found["bot"], found["bot"])),
+        "preview": found["preview"],
+        "games": found["games"],
+        "stages": found["stages"],
+        "draft": row(found["draft"]),
+        "rows": [row(item) for item in found["shortlist"]],
+        "variants": found["stages"][0]["variants"] if found["stages"] else 0,
+    }

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 
+from play.studies import recommend
 from play.studies.plans import cell_units_by_seed, difference_column
 from play.touchdown import matchups, report
 
@@ -62,9 +63,16 @@ def report_text(
     outcome ("deals.csv", which needs the study's `cells` and their chunk results)."""
     if fmt not in FORMATS:
         raise ValueError(f"Unknown format {fmt!r}; use {', '.join(FORMATS)}.")
+    study = results.get("study")
+    if study == "recommend":  # issue #28 item 1: the shortlist and every deal of it
+        found = results["recommendation"]
+        if fmt == "csv":
+            return recommend.shortlist_csv(found)
+        if fmt == "deals.csv":
+            return recommend.deals_csv(found)
+        return recommend.markdown(found)
     if fmt == "deals.csv":
         return deals_csv(cells or [], by_cell or {})
-    study = results.get("study")
     if study == "table":
         rows = [row for table in results["tables"] for row in table["rows"]]
         if fmt == "csv":

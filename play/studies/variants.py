@@ -13,7 +13,7 @@ from play.stats import wilson_interval
 from play.touchdown import Options, load_effect_set, play_game
 from play.touchdown.options import MINIMUM_KICK_BALL
 
-TD_POLICIES = ("greedy", "random")
+TD_POLICIES = ("greedy", "random", "search")
 KICKOFF_MODES = ("choice", "normal_only")
 SHIPPED_EFFECTS = ("none", "example")
 TEAMS = ("eagles", "bears")

@@ -290,6 +290,46 @@ def effect_set_from_data(data: object, *, where: str = "The effect set") -> Effe
     )
 
 
+GUARANTEE_SKILL = "Minimum-kick guarantee"
+GUARANTEE_SKILL_JA = "最低キック保証"
+
+
+def guarantee_holders(count: int) -> tuple[int, ...]:
+    """Return the positions (0..9, in jersey order) of the heroes that carry the guarantee skill
+    when `count` of the ten carry it: spread evenly over the jersey order (HOUSE), so that the
+    lowest jersey (the first lead, TD-SET-4) is not favoured: 1 -> the 6th, 2 -> the 3rd and 8th,
+    5 -> every second from the 2nd, 10 -> all."""
+    return tuple((2 * i + 1) * 10 // (2 * count) for i in range(count))
+
+
+def with_guarantee(effects: EffectSet, count: int, ball: int) -> EffectSet:
+    """Return the set with the draft's removed minimum-kick guarantee as a hero skill (TD-COMP-2,
+    TD-KICK-1): `count` of the ten heroes (guarantee_holders) carry a kick-off skill "this random
+    kick-off lands no nearer than `ball`" in place of their own skill; the others keep theirs.
+    Used by turning the hero face down when its holder kicks off at random (effect kick_minimum);
+    it never makes a kick onside and does not come back up unless an effect turns it up.
+    The same set again gives the same set (a log's set read back)."""
+    if not count:
+        return effects
+    data = effects.to_dict()
+    suffix = f"+guarantee{count}@{ball}"
+    if not data["name"].endswith(suffix):
+        data["name"] += suffix
+        data["label"] += f" + the minimum-kick guarantee (ball {ball}) as {count} heroes' skill"
+    ordered = sorted(range(len(data["heroes"])), key=lambda i: data["heroes"][i]["jersey"])
+    for position in guarantee_holders(count):
+        hero = data["heroes"][ordered[position]]
+        hero["skill"] = {
+            "name": GUARANTEE_SKILL,
+            "name_ja": GUARANTEE_SKILL_JA,
+            "when": KICKOFF,
+            "text": f"Turn this hero face down when you kick off at random: the ball lands "
+            f"no nearer than {ball} (an onside kick stays onside).",
+            "effect": [{"kind": "kick_minimum", "ball": ball}],
+        }
+    return effect_set_from_data(data, where=f"The set {effects.name} with the guarantee skill")
+
+
 def load_effect_set(source: str | Path | dict | EffectSet) -> EffectSet:
     """Return an effect set: a shipped name ("none", "example"), a file path, data or a set."""
     if isinstance(source, EffectSet):

@@ -144,6 +144,7 @@ class Game:
         # per suit, a bit (1 << number - 1) for each card not yet played this half (public)
         self.unplayed: dict[str, int] = dict.fromkeys(SUIT_LETTERS, ALL_NUMBERS)
         self._bits: list[dict[str, int]] = [dict.fromkeys(SUIT_LETTERS, 0) for _ in SEATS]
+        self.voids: list[set[str]] = [set(), set(), set(), set()]
         self.trick_number = 0
         self._drive: tuple[str, int] | None = None
         self._drive_base = 0
@@ -449,6 +450,8 @@ class Game:
         hands, pile = self._chance.deal_cards()  # TD-SET-2
         self.hands = hands
         self._bits = [dict.fromkeys(SUIT_LETTERS, 0) for _ in SEATS]
+        # TD-PLAY-2 (public): the suits each seat showed it has none of, by not following a run
+        self.voids = [set(), set(), set(), set()]
         for bits, hand in zip(self._bits, hands, strict=True):
             for card in hand:
                 bits[card.suit] |= 1 << (card.number - 1)
@@ -638,6 +641,8 @@ class Game:
         self._decide(FOLLOW, seat)
 
     def _follow(self, seat: int, card: Card) -> None:
+        if self._play == "run" and card.suit != self._led_suit:
+            self.voids[seat].add(self._led_suit)  # TD-PLAY-2: it holds none of the led suit
         self.hands[seat].remove(card)
         self.played.add(card.id)
         bit = ~(1 << (card.number - 1))

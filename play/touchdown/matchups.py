@@ -63,6 +63,9 @@ COLUMNS = (
     "b_points",
     "margin_sq",  # sum of each game's margin squared: the spread of a game's margin
     "close",  # games decided by at most one touchdown's points (a draw included)
+    # Game length (issue #28): judged tricks (kick plays included) and drives (possessions).
+    "tricks",
+    "drives",
 )
 Unit = tuple[float, ...]
 # The columns the bootstrap resamples: those the statistics read (the raw counts are totals).
@@ -90,6 +93,8 @@ def game_unit(a_as_eagles: GameOutcome, a_as_bears: GameOutcome) -> Unit:
         sums["b_points"] += outcome.score[b_team]
         sums["margin_sq"] += margin * margin
         sums["close"] += abs(margin) <= CLOSE_MARGIN
+        sums["tricks"] += outcome.tricks
+        sums["drives"] += len(outcome.drives)
         sums["a_kickoffs"] += sum(outcome.kickoffs[a_team].values())
         sums["a_random"] += outcome.onside_attempts[a_team]
         sums["a_onside"] += outcome.onside_successes[a_team]
@@ -314,6 +319,8 @@ OPTION_NAMES = (
     "kickoff_kick_ability",
     "kick_play_hand",
     "suit_change_judges",
+    "guarantee_heroes",
+    "guarantee_ball",
     "effects",
 )
 
@@ -459,7 +466,8 @@ def _padded(values: Sequence[float], width: int) -> Unit:
 def raw_counts(units: Sequence[Unit], *, side: str = "a") -> dict:
     """Return what a reader needs to recompute and to judge a pairing's figures, from side A's
     view (or B's): games, wins, draws, losses, points for and against, the spread (standard
-    deviation) of a game's margin, and the share of games decided by one touchdown or less.
+    deviation) of a game's margin, the share of games decided by one touchdown or less, and the
+    game length: tricks and drives in all (both teams', so the same from either side).
     A count the units do not hold (stored before it was kept) is None."""
     totals = _totals(units)
     games = totals["games"]
@@ -485,6 +493,8 @@ def raw_counts(units: Sequence[Unit], *, side: str = "a") -> dict:
         "points_against": count(against),
         "margin_sd": spread,
         "close_share": close / games if close is not None and games else None,
+        "tricks": count("tricks"),
+        "drives": count("drives"),
     }
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from play.touchdown.effects import EffectSet, load_effect_set
+from play.touchdown.effects import EffectSet, load_effect_set, with_guarantee
 
 HAND_SIZE = 9  # TD-SET-2
 HEROES_PER_SEAT = 1  # TD-SET-2
@@ -27,6 +27,8 @@ KICKOFF_KICK_ABILITY = ("none", "random", "both")  # which kick-offs a hero's ki
 KICK_PLAY_HANDS = ("lead_only", "every_player")  # who spends a card on a kick play (TD-KICK-2)
 SUIT_CHANGE_JUDGES = ("cards_played_after", "every_card")  # TD-PLAY-4's two readings
 LOG_VERSION = 2
+# Options added after logs were first written: a log that lacks one played its value here.
+LATER_OPTIONS: dict[str, object] = {"guarantee_heroes": 0, "guarantee_ball": MINIMUM_KICK_BALL}
 
 FIXED_HOUSE_RULES: dict[str, object] = {
     "left_is": "next_seat_clockwise",  # TD-SET-1: seat + 1
@@ -92,6 +94,11 @@ class Options:
     kick_play_hand: str = "lead_only"
     # TD-PLAY-4: after a suit change, are cards played before it judged again? (HOUSE: no)
     suit_change_judges: str = "cards_played_after"
+    # The draft's remedy (TD-COMP-2, TD-KICK-1): the minimum-kick guarantee as a hero skill
+    # carried by this many of the ten heroes (0: nobody, the draft), effects.with_guarantee.
+    guarantee_heroes: int = 0
+    # The ball that skill guarantees: a random kick-off lands no nearer than this (7: the floor).
+    guarantee_ball: int = MINIMUM_KICK_BALL
 
     def __post_init__(self) -> None:
         problems = []
@@ -117,12 +124,19 @@ class Options:
             problems.append(f"kick_play_hand must be one of {', '.join(KICK_PLAY_HANDS)}.")
         if self.suit_change_judges not in SUIT_CHANGE_JUDGES:
             problems.append(f"suit_change_judges must be one of {', '.join(SUIT_CHANGE_JUDGES)}.")
+        if not _whole(self.guarantee_heroes, 0, 10):
+            problems.append("guarantee_heroes must be a whole number 0..10 (0: none, the draft).")
+        if not _whole(self.guarantee_ball, 1, 10):
+            problems.append("guarantee_ball must be a whole number 1..10 (7: the old guarantee).")
         if problems:
             raise ValueError(" ".join(problems))
         if self.minimum_kick and not self.kick_floor:
             object.__setattr__(self, "kick_floor", MINIMUM_KICK_BALL)
         object.__setattr__(self, "minimum_kick", self.kick_floor == MINIMUM_KICK_BALL)
-        object.__setattr__(self, "effects", load_effect_set(self.effects))
+        effects = load_effect_set(self.effects)
+        object.__setattr__(
+            self, "effects", with_guarantee(effects, self.guarantee_heroes, self.guarantee_ball)
+        )
 
     def onside_ball_after(self, roll: int) -> int:
         """TD-KICK-1: the ball after an onside kick on this roll (the kicking team attacks)."""
@@ -143,6 +157,8 @@ class Options:
             "kickoff_kick_ability": self.kickoff_kick_ability,
             "kick_play_hand": self.kick_play_hand,
             "suit_change_judges": self.suit_change_judges,
+            "guarantee_heroes": self.guarantee_heroes,
+            "guarantee_ball": self.guarantee_ball,
         }
 
     def replace(self, **changes: object) -> Options:
@@ -167,6 +183,7 @@ class Options:
             if house.get(name) != value:
                 raise ValueError(f"House rule {name}={house.get(name)!r} is not this engine's.")
         names = cls().variant()
+        house = {**LATER_OPTIONS, **house}  # logs written before these options existed
         missing = [name for name in names if name not in house]
         if missing:
             raise ValueError(f"The log's rules do not name the option(s) {', '.join(missing)}.")

@@ -28,6 +28,8 @@ COUNTS = (
     "points_against",
     "margin_sd",
     "close_share",
+    "tricks",
+    "drives",
 )
 
 

@@ -25,6 +25,14 @@ from play.touchdown.game import KICKOFF_CHOICE, Game
 from play.touchdown.options import Options
 from play.touchdown.outcome import play_out
 from play.touchdown.policies import POLICIES, Policy
+from play.touchdown.search import SearchPolicy
+
+# The search bot sits beside random and greedy; it is built on greedy, so policies.py cannot
+# list it itself (search.py imports it).
+POLICIES.setdefault("search", SearchPolicy())
+# The bot whose games measure a bot's adaptive table: the search bot rolls out with greedy, and
+# 1,500 calibration games of search at every seat would take minutes.
+CALIBRATED_WITH = {"search": "greedy"}
 
 KICKOFF_STRATEGIES = ("own", "normal", "random", "adaptive")
 ADAPTIVE_GAMES = 1500  # calibration games per (variant, effect set, bot)
@@ -174,7 +182,7 @@ class TeamPolicy:
         last = self._last
         if last is not None and last[0] is options:  # the same variant as the last game
             return last[1]
-        table = kickoff_table(options, self.bot.name)
+        table = kickoff_table(options, CALIBRATED_WITH.get(self.bot.name, self.bot.name))
         self._last = (options, table)
         return table
 

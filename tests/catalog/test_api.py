@@ -130,14 +130,23 @@ def test_a_card_in_the_list_and_alone_is_the_card_in_the_catalog(client):
             "is_sample": True,
             "status": "sample",
             "source": player.source,
+            "printings": [
+                {
+                    "code": player.id,
+                    "set": player.card_set_id,
+                    "number": player.number,
+                    "kind": "first",
+                    "label": "",
+                    "notes": "",
+                    "is_sample": True,
+                }
+            ],
         },
     }
-    # A card alone adds its accepted errata and rulings (none here) to the list's object.
-    assert client.get(f"/api/cards/{player.id}/").json() == {
-        **expected[player.id],
-        "errata": [],
-        "rulings": [],
-    }
+    # A card alone adds its printings and its accepted errata and rulings (none here).
+    printings = expected[player.id].pop("printings")
+    alone = client.get(f"/api/cards/{player.id}/").json()
+    assert alone == {**expected[player.id], "printings": printings, "errata": [], "rulings": []}
     assert client.get("/api/cards/", {"q": f"id:{player.id}"}).json()["results"] == [
         expected[player.id]
     ]

@@ -523,3 +523,51 @@ def test_a_sample_card_with_errata_is_refused(editor):
     card.update(status="sample", is_sample=True, errata=[ERRATUM])
     messages = refused({"BS.json": json.dumps(checksummed(document)).encode()})
     assert "BS.json · BS-007 · errata: a sample card has no errata or rulings" in messages
+
+
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"instance": ""}, "取り込み元: 必須です"),
+        ({"instance": "x" * 5000}, "取り込み元: 5000 文字あります（上限は 150 文字）"),
+        ({"instance": "a\x07b"}, "取り込み元: 制御文字"),
+        ({"instance": "a", "note": "n" * 5000}, "編集者へのメモ: 5000 文字あります"),
+    ],
+)
+def test_a_bad_instance_or_note_is_named_by_its_label_in_japanese(editor_client, fields, said):
+    # They read "instance: is required: say where the card's data comes from" in English on
+    # the Japanese page, and a BEL in the instance was saved.
+    editor_client.cookies["django_language"] = "ja"
+    upload = io.BytesIO(hand_bytes())
+    upload.name = "BS.json"
+    answer = editor_client.post("/data/import/", {"export": upload, **fields})
+    assert answer.status_code == 400
+    assert said in answer.content.decode()
+    assert not Changeset.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "raw", "said"),
+    [
+        (
+            "BS.json",
+            b"hello world",
+            "BS.json: JSON として読めません：JSON の書き方が正しくありません（1 行目、1 文字目）",
+        ),
+        ("data.zip", b"not a zip", "data.zip: ZIP ファイルではありません"),
+        ("BS.json", b"  \n", "BS.json: 空です"),
+        ("notes.json", b"{}", "notes.json · format: ありません。イレブンスターズの"),
+        ("BS.json", b'{"format": "eleven-stars-catalogue"}', "BS.json · version: ありません"),
+    ],
+)
+def test_a_file_that_is_no_export_is_refused_in_japanese_words(editor_client, name, raw, said):
+    # Python's own texts showed in English on the Japanese page: "(Expecting value: line 1
+    # column 1 (char 0))", "(File is not a zip file)".
+    editor_client.cookies["django_language"] = "ja"
+    upload = io.BytesIO(raw)
+    upload.name = name
+    answer = editor_client.post("/data/import/", {"export": upload, "instance": "x"})
+    page = answer.content.decode()
+    assert answer.status_code == 400 and said in page
+    assert "Expecting" not in page and "File is not" not in page
+    assert not Changeset.objects.exists()

@@ -326,3 +326,51 @@ def test_a_raw_upload_is_never_served_from_media(queued, client, settings, media
     row = ScanUpload.objects.get()
     name = row.raw.name.removeprefix("scan-uploads")
     assert client.get(f"/media/{prefix}{name}").status_code == 404
+
+
+def test_an_upload_left_pending_is_sent_again_by_the_beat_sweep_then_given_up(
+    queued, settings, django_capture_on_commit_callbacks
+):
+    """A scan sent while the broker was down (its message lost) is not left to the operator:
+    beat's sweep sends it again after SCAN_REQUEUE_SECONDS, once per that wait, and ends it
+    failed as never processed after SCAN_GIVE_UP_SECONDS."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from catalog.tasks import scans_requeue
+
+    row = ScanUpload.objects.get()  # the commit's message was never run: as if lost
+    assert scans.scans_requeue().requeued == []  # too soon: it may still be on its way
+    later = timezone.now() + timedelta(seconds=settings.SCAN_REQUEUE_SECONDS + 1)
+    with django_capture_on_commit_callbacks(execute=True):
+        sweep = scans.scans_requeue(now=later)
+    assert sweep.requeued == [row.pk] and sweep.failed == []
+    row.refresh_from_db()
+    assert row.status == "done" and CardScan.objects.count() == 1  # the inline worker ran it
+    assert scans.scans_requeue(now=later).requeued == []  # nothing pending any more
+
+    # Another, whose re-sends are lost too: sent again once a wait, then given up.
+    other = ScanUpload.objects.create(
+        token="f" * 32, proposal=row.proposal, side="back", name="back.jpg"
+    )
+    sent = []
+    settings.SCAN_GIVE_UP_SECONDS = 3 * settings.SCAN_REQUEUE_SECONDS
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scans, "scan_publish", sent.append)
+        step = timedelta(seconds=settings.SCAN_REQUEUE_SECONDS + 1)
+        now = timezone.now()
+        with django_capture_on_commit_callbacks(execute=True):
+            assert scans.scans_requeue(now=now + step).requeued == [other.pk]
+            assert scans.scans_requeue(now=now + step).requeued == []  # it waits again
+            assert scans.scans_requeue(now=now + 2 * step).requeued == [other.pk]
+            assert scans_requeue.apply().get() == 0  # the beat task: nothing due now
+            assert scans.scans_requeue(now=now + 4 * step).failed == [other.pk]
+    assert sent == [other.pk, other.pk]
+    other.refresh_from_db()
+    assert (other.status, other.reason) == ("failed", "stale")
+    assert any(
+        entry["task"] == "catalog.tasks.scans_requeue"
+        and entry["options"]["queue"] == settings.CONTROL_QUEUE
+        for entry in settings.CELERY_BEAT_SCHEDULE.values()
+    )

@@ -165,6 +165,9 @@ def test_an_admin_edit_records_a_revision_and_re_validates_decks(alice, legal_co
         "effect": "",
         "rarity": card.rarity,
         "source": "",
+        # The printings inline, left as it is.
+        "printings-TOTAL_FORMS": "0",
+        "printings-INITIAL_FORMS": "0",
     }
     response = client.post(f"/admin/catalog/card/{card.id}/change/", form)
     assert response.status_code == 302, response.content.decode()[:2000]

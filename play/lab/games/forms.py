@@ -20,7 +20,7 @@ class TdStartForm(forms.Form):
     )
     bots = forms.ChoiceField(
         label=_("Bots"),
-        choices=[("greedy", _("greedy")), ("random", _("random"))],
+        choices=[("greedy", _("greedy")), ("random", _("random")), ("search", _("search"))],
         initial="greedy",
     )
     random_kick_base = forms.IntegerField(

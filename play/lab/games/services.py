@@ -15,7 +15,7 @@ from play.touchdown.actions import ShowCards
 from play.touchdown.session import HumanGame
 
 SESSION_KEY = "touchdown_game"
-BOTS = ("greedy", "random")
+BOTS = ("greedy", "random", "search")
 MAX_ACTION_BYTES = 10_000  # one action of a game by hand: a kind and a few cards
 
 

@@ -112,6 +112,14 @@ class BatchKind:
         """Return the results page's figures from the finished chunk results per opponent."""
         raise NotImplementedError
 
+    def next_stage(
+        self, *, sides: list[dict], params: dict, by_opponent: dict, first_index: int
+    ) -> tuple[dict, list[simulation.ChunkSpec]] | None:
+        """A multi-stage batch (an adaptive design): called when every chunk so far has
+        finished; return (the new params, the next stage's chunks, indexed from first_index),
+        or None when the batch is complete. One stage (None) unless a kind says otherwise."""
+        return None
+
     def opponent_text(self, batch) -> str:
         """Return the opponent cell of the batch list."""
         return batch.deck_b_version.name if batch.deck_b_version else ""

@@ -15,6 +15,7 @@ from play.simulations.kinds import register
 from play.simulations.kinds.base import BatchKind, Prepared
 from play.studies import labels, plans
 from play.studies import presenters as study_presenters
+from play.studies import recommend as recommendation
 from play.studies import variants as variant_rules
 
 # The titles log_title stores (in English, at chunk time), read back to say them in words.
@@ -56,6 +57,8 @@ class TouchdownKind(BatchKind):
         return Prepared(sides=cleaned, params=params, opponents=len(cleaned))
 
     def _prepare_study(self, *, request, errors):
+        if isinstance(request.study, dict) and request.study.get("kind") == "recommend":
+            return self._prepare_recommend(request=request, errors=errors)
         variants = request.variants or [{}]
         if len(variants) != 1:
             errors["variants"] = ["A study plays one base variant."]
@@ -86,7 +89,149 @@ class TouchdownKind(BatchKind):
         }
         return Prepared(sides=cells, params=params, opponents=len(cells), chunk_size=chunk)
 
+    # ----- the recommendation (issue #28 item 1): an adaptive, multi-stage study ---------------
+
+    def _prepare_recommend(self, *, request, errors):
+        """A recommendation batch: every variant of the space is a side; stage 1's chunks play
+        them all on the first deals; next_stage plans each later stage (request.runs is set to
+        stage 1's deals a variant, whatever was asked)."""
+        study = request.study
+        bot = study.get("bot", "greedy")
+        if bot not in plans.BOTS:
+            errors["study_bot"] = [f"Use one of {', '.join(plans.BOTS)}."]
+        preview = study.get("preview", False)
+        if not isinstance(preview, bool):
+            errors["study_preview"] = ["Use true or false."]
+            preview = False
+        band = dict(recommendation.BAND)
+        given = study.get("band") or {}
+        if not isinstance(given, dict):
+            errors["study_band"] = ["Give the band as {margin, low, high}."]
+            given = {}
+        for name, high in (("margin", 10), ("low", 1), ("high", 1)):
+            value = given.get(name, band[name])
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not 0 <= value <= high
+            ):
+                errors[f"study_band_{name}"] = [f"{name} must be a number 0..{high}."]
+            else:
+                band[name] = float(value)
+        if band["low"] > band["high"]:
+            errors["study_band_low"] = ["The win-rate band's low end is above its high end."]
+        if request.seed is None:
+            request.seed = random.SystemRandom().getrandbits(62)
+        plan = recommendation.settings_of(preview=preview)
+        pool = recommendation.variants(plan["space"])
+        request.runs = plan["first"]
+        sides = [
+            {"key": recommendation.key_of(v), "values": v, "label": recommendation.key_of(v)}
+            for v in pool
+        ]
+        clean = {"kind": "recommend", "bot": bot, "band": band, "preview": preview}
+        params = {
+            "runs": plan["first"],
+            "study": clean,
+            "seed": request.seed,
+            "chunk_size": recommendation.PIECE,
+            "plan": {"first": plan["first"], "stages": plan["stages"]},
+            "stages": [
+                {
+                    "first_index": 0,
+                    "start": 0,
+                    "stop": plan["first"],
+                    "cells": list(range(len(pool))),
+                }
+            ],
+            "log": [],
+            "variants": [f"recommendation · {bot}"],
+            "cells": len(pool),
+        }
+        return Prepared(
+            sides=sides, params=params, opponents=len(pool), chunk_size=recommendation.PIECE
+        )
+
+    @staticmethod
+    def _stage_of(params: dict, index: int) -> dict:
+        return [s for s in params["stages"] if s["first_index"] <= index][-1]
+
+    def _recommend_chunk(self, *, sides, params, spec):
+        stage = self._stage_of(params, spec.index)
+        per_cell = math.ceil((stage["stop"] - stage["start"]) / recommendation.PIECE)
+        start = (
+            stage["start"] + ((spec.index - stage["first_index"]) % per_cell) * recommendation.PIECE
+        )
+        seeds = recommendation.deal_seeds(params["seed"], start, start + spec.runs)
+        units = recommendation.play_task(
+            sides[spec.opponent]["values"], params["study"]["bot"], seeds
+        )
+        return {"units": {str(s): list(u) for s, u in zip(seeds, units, strict=True)}}, []
+
+    def _recommend_units(self, *, sides, params, by_opponent) -> dict[str, list]:
+        """Return the units of the cells still in play, in deal order (as in-process)."""
+        stage = params["stages"][-1]
+        order = {
+            str(s): n
+            for n, s in enumerate(recommendation.deal_seeds(params["seed"], 0, stage["stop"]))
+        }
+        out = {}
+        for cell in stage["cells"]:
+            merged = plans.cell_units_by_seed(by_opponent.get(cell, []))
+            out[sides[cell]["key"]] = [
+                tuple(merged[s]) for s in sorted(merged, key=order.__getitem__)
+            ]
+        return out
+
+    def next_stage(self, *, sides, params, by_opponent, first_index):
+        study = params.get("study") or {}
+        if study.get("kind") != "recommend":
+            return None
+        done = len(params["stages"])
+        if done >= params["plan"]["stages"]:
+            return None
+        units = self._recommend_units(sides=sides, params=params, by_opponent=by_opponent)
+        draft_key = recommendation.key_of(recommendation.DRAFT)
+        kept, out, halved = recommendation.decide(units, draft_key, study["band"])
+        current = params["stages"][-1]
+        entry = recommendation.stage_entry(done - 1, current["stop"], list(units), params["log"])
+        entry.update(kept=kept, dropped_out_of_band=out, dropped_halving=halved)
+        cell_of = {side["key"]: n for n, side in enumerate(sides)}
+        cells = [cell_of[draft_key], *(cell_of[key] for key in kept)]
+        start, stop = recommendation.stage_deals(params["plan"]["first"], done)
+        specs = []
+        for cell in cells:
+            for piece in range(start, stop, recommendation.PIECE):
+                runs = min(recommendation.PIECE, stop - piece)
+                specs.append(simulation.ChunkSpec(first_index + len(specs), cell, runs))
+        stage = {"first_index": first_index, "start": start, "stop": stop, "cells": cells}
+        new = {**params, "stages": [*params["stages"], stage], "log": [*params["log"], entry]}
+        return new, specs
+
+    def _recommend_summary(self, *, sides, params, by_opponent):
+        study = params["study"]
+        units = self._recommend_units(sides=sides, params=params, by_opponent=by_opponent)
+        stage = params["stages"][-1]
+        entry = recommendation.stage_entry(
+            len(params["stages"]) - 1, stage["stop"], list(units), params["log"]
+        )
+        plan = recommendation.settings_of(preview=study["preview"])
+        result = recommendation.finish(
+            by_key={side["key"]: side["values"] for side in sides},
+            units=units,
+            band=study["band"],
+            bot=study["bot"],
+            seed=params["seed"],
+            preview=study["preview"],
+            plan=plan,
+            log=[*params["log"], entry],
+            resamples=recommendation.matchups.BOOTSTRAP,
+        )
+        return {"kind": self.key, "study": "recommend", "recommendation": result}
+
     def run_chunk(self, *, sides, params, spec, seed, keep_logs):
+        if (params.get("study") or {}).get("kind") == "recommend":
+            return self._recommend_chunk(sides=sides, params=params, spec=spec)
         if params.get("study"):
             per_cell = math.ceil(params["runs"] / params["chunk_size"])
             seeds = plans.cell_seeds(
@@ -101,6 +246,8 @@ class TouchdownKind(BatchKind):
 
     def summarize(self, *, sides, params, by_opponent):
         study = params.get("study")
+        if study and study.get("kind") == "recommend":
+            return self._recommend_summary(sides=sides, params=params, by_opponent=by_opponent)
         if study:
             summary = plans.summarize_table if study["kind"] == "table" else plans.summarize_sweep
             return {"kind": self.key, **summary(study=study, cells=sides, by_cell=by_opponent)}
@@ -113,6 +260,8 @@ class TouchdownKind(BatchKind):
 
     def detail_context(self, batch, request) -> dict:
         study = (batch.results or {}).get("study")
+        if study == "recommend":
+            return {"td_recommend": study_presenters.recommend_view(batch.results)}
         if study == "table":
             return {
                 "td_tables": study_presenters.table_view(batch.results),
@@ -144,6 +293,11 @@ class TouchdownKind(BatchKind):
     def heading_labels(self, batch) -> list[str]:
         params = batch.params or {}
         sides = batch.sides or []
+        if (params.get("study") or {}).get("kind") == "recommend":
+            return [
+                gettext("Recommendation for the draft's question · %(bot)s")
+                % {"bot": labels.BOT_LABELS.get(params["study"]["bot"], params["study"]["bot"])}
+            ]
         if params.get("study"):
             return [labels.study_label(params["study"], sides)] if sides else []
         return [labels.variant_label(side) for side in sides]

@@ -148,10 +148,10 @@ def test_an_erratum_and_a_ruling_go_from_proposal_to_the_card_page_and_api(
     assert [(r["text"], r["date"], r["source"]) for r in data["rulings"]] == [
         ("Its effect ends at the end of the play phase.", "2002-04-01", "Official judge answer")
     ]
-    # The list keeps its shape (no per-card lookups); a card alone adds the two arrays.
+    # The list keeps its shape (no per-card lookups); a card alone adds the arrays.
     listed = client.get("/api/cards/", {"q": f"id:{CARD}"}).json()["results"][0]
     assert "errata" not in listed and {**listed, "errata": data["errata"]} == {
-        k: v for k, v in data.items() if k != "rulings"
+        k: v for k, v in data.items() if k not in ("rulings", "printings")
     }
 
 
@@ -159,7 +159,7 @@ def test_the_card_api_documents_errata_and_rulings_in_the_order_it_writes_them(c
     from catalog.api import CardDetailSerializer, CardSerializer
 
     documented = list(CardDetailSerializer().fields)
-    assert documented == [*CardSerializer().fields, "errata", "rulings"]
+    assert documented == [*CardSerializer().fields, "printings", "errata", "rulings"]
     assert list(client.get(f"/api/cards/{CARD}/").json()) == documented
     schema = client.get("/api/schema/").content.decode()
     assert "CardDetail" in schema and "printed_text" in schema

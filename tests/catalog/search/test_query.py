@@ -432,13 +432,14 @@ def test_describe_says_the_query_in_plain_words():
         (
             "foo:bar",
             'Unknown field "foo" at column 1 (known: set, kind, pos, team, person, rarity, '
-            "effect, shoot, keep, def, number, year, is, not, has, name, id, order, direction)",
+            "effect, shoot, keep, def, number, year, is, not, has, name, id, printing, "
+            "printings, order, direction)",
         ),
         (
             "x shot>3",
             'Unknown field "shot" at column 3 (did you mean "shoot"? known: set, kind, pos, '
             "team, person, rarity, effect, shoot, keep, def, number, year, is, not, has, name, id, "
-            "order, direction)",
+            "printing, printings, order, direction)",
         ),
         ("shoot:x", '"shoot" needs a number at column 7'),
         ("def>=1.5", '"def" needs a number at column 6'),
@@ -463,7 +464,8 @@ def test_describe_says_the_query_in_plain_words():
         (
             "is:shiny",
             'Unknown value "shiny" for "is" at column 4 '
-            "(known: sample, pending, player, goalkeeper, event, owned)",
+            "(known: sample, pending, player, goalkeeper, event, reprint, promo, parallel, foil, "
+            "owned)",
         ),
         (
             "order:power",

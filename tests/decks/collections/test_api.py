@@ -83,6 +83,7 @@ def test_reading_the_collection_lists_every_entry_with_its_variant_and_marks(api
     assert data["entries"] == [
         {
             "card": "BS-001",
+            "printing": "BS-001",
             "quantity": 2,
             "condition": "",
             "language": "",
@@ -91,6 +92,7 @@ def test_reading_the_collection_lists_every_entry_with_its_variant_and_marks(api
         },
         {
             "card": "BS-001",
+            "printing": "BS-001",
             "quantity": 1,
             "condition": "",
             "language": "ja",
@@ -99,6 +101,7 @@ def test_reading_the_collection_lists_every_entry_with_its_variant_and_marks(api
         },
         {
             "card": "BS-002",
+            "printing": "BS-002",
             "quantity": 0,
             "condition": "",
             "language": "",
@@ -170,7 +173,7 @@ def test_put_with_bad_entries_names_each_by_index_and_field_and_saves_nothing(ap
     }
     messages = {e["field"]: e["message"] for e in data["errors"]}
     assert "BS-999" in messages["entries[2].card"]
-    assert messages["entries[3]"] == "The same card and variant as entry 0."
+    assert messages["entries[3]"] == "The same printing and variant as entry 0."
     assert rows(owned) == before
     assert Collection.objects.get(owner=owned).visibility == "private"
 

@@ -89,7 +89,9 @@ def test_a_csv_upload_applies_whole_or_names_the_bad_lines(alice_client, alice):
 def test_exports_download_csv_and_json(alice_client, alice):
     collection_entry_set(owner=alice, card_id="BS-001", quantity=2)
     csv_response = alice_client.get("/collection/export.csv")
-    assert csv_response.content.decode().splitlines()[1].startswith("BS-001,2")
+    lines = csv_response.content.decode().splitlines()
+    assert lines[0] == "card,printing,quantity,condition,language,for_trade,wanted"
+    assert lines[1].startswith("BS-001,BS-001,2,")
     assert alice_client.get("/collection/export.json").json()["entries"][0]["quantity"] == 2
 
 

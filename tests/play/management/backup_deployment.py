@@ -9,9 +9,11 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from PIL import Image
 
+from catalog import scans
 from catalog.contributions.services import proposal_accept, proposal_create
 from catalog.models import Card
 from decks.collections.services import collection_entries_save, collection_set_visibility
@@ -34,8 +36,16 @@ REAL_12 = {
 }
 
 
-def _image(colour) -> Image.Image:
-    return Image.new("RGB", (300, 420), colour)
+def _image(colour) -> SimpleUploadedFile:
+    out = io.BytesIO()
+    Image.new("RGB", (300, 420), colour).save(out, format="JPEG")
+    return SimpleUploadedFile("scan.jpg", out.getvalue(), content_type="image/jpeg")
+
+
+def _scans_processed_here() -> None:
+    """This deployment runs in a `manage.py shell` with no worker: an uploaded scan is made
+    into its CardScan as soon as its upload commits, by the control worker's own function."""
+    scans.scan_publish = scans.scan_upload_process
 
 
 def _legal_content() -> DeckContent:
@@ -46,6 +56,7 @@ def _legal_content() -> DeckContent:
 def populate() -> None:
     """Alice's decks and collection, her accepted proposal (a catalogue change) with scans of
     both sides, and her pending one with a front scan."""
+    _scans_processed_here()
     users = get_user_model().objects
     alice = users.create_user("alice", "alice@example.com", "correct-horse-1")
     erin = users.create_user("erin", "erin@example.com", "correct-horse-3")
@@ -77,6 +88,7 @@ def populate() -> None:
 
 def change() -> None:
     """What happens after the backup: a new deck, a new scan, a collection entry gone."""
+    _scans_processed_here()
     alice = get_user_model().objects.get(username="alice")
     deck_create(owner=alice, name="Made after the backup", content=_legal_content())
     proposal_create(

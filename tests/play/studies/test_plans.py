@@ -93,6 +93,21 @@ def test_two_bot_strengths_make_two_tables(alice, queued):
 
 
 @override_settings(SIMULATION_CHUNK_SIZE=SMALL_CHUNKS)
+def test_the_search_bot_is_a_bot_strength_a_table_may_name(alice, queued):
+    batch = services.lab_batch_create(
+        owner=alice,
+        variants=[{}],
+        runs=2,
+        seed=4,
+        study={"kind": "table", "strategies": ["normal", "random"], "bots": ["greedy", "search"]},
+    )
+    batch = run_all(batch)
+    assert [t["bot"] for t in batch.results["tables"]] == ["search", "greedy"]  # strongest first
+    assert batch.results["tables"][0]["rows"][0]["a"] == "search+normal"
+    assert batch.results["games"] == 2 * 2 * 2
+
+
+@override_settings(SIMULATION_CHUNK_SIZE=SMALL_CHUNKS)
 def test_the_sweep_batch_pairs_cells_by_seed_and_tests_any_two(alice, queued):
     batch = services.lab_batch_create(
         owner=alice,

@@ -86,6 +86,29 @@ def test_units_stored_before_the_raw_counts_still_give_their_figures():
     assert not any(math.isnan(m) for m in margins)
 
 
+def test_game_length_is_the_tricks_and_drives_of_both_games():  # issue #28: game length
+    from play.touchdown.strategies import team_policy
+
+    options = matchups.Options()
+    pa, pb = team_policy("greedy+random"), team_policy("greedy")
+    tricks = drives = 0
+    for seed in range(5):
+        for seats in ((pa, pb, pa, pb), (pb, pa, pb, pa)):
+            outcome = matchups.play_game(options, seats, seed, log=False)
+            tricks += outcome.tricks
+            drives += len(outcome.drives)
+    units = matchups.play_units(options, "greedy+random", "greedy", range(5))
+    counts = matchups.raw_counts(units)
+    assert (counts["tricks"], counts["drives"]) == (tricks, drives)
+    assert matchups.raw_counts(units, side="b")["tricks"] == tricks
+    assert tricks > 10 * 10  # some 15-25 tricks a game
+    # a unit stored before game length was kept says None, not 0
+    old = [unit[: matchups.COLUMNS.index("tricks")] for unit in units]
+    padded = matchups.units_of({"units": {str(i): list(u) for i, u in enumerate(old)}})
+    assert matchups.raw_counts(padded)["tricks"] is None
+    assert matchups.raw_counts(padded)["wins"] == counts["wins"]
+
+
 def test_the_spread_and_close_share_are_those_of_single_games():
     import statistics
 

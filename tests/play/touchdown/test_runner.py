@@ -124,6 +124,8 @@ def test_every_option_is_named_in_the_log_and_read_back_from_it():
         kickoff_kick_ability="both",
         kick_play_hand="every_player",
         suit_change_judges="every_card",
+        guarantee_heroes=2,
+        guarantee_ball=8,
         effects="example",
     )
     log = play_game(options, "greedy", 4).log
@@ -138,6 +140,8 @@ def test_every_option_is_named_in_the_log_and_read_back_from_it():
         "kickoff_kick_ability": "both",
         "kick_play_hand": "every_player",
         "suit_change_judges": "every_card",
+        "guarantee_heroes": 2,
+        "guarantee_ball": 8,
     }
     assert (log["rules"]["random_kick_base"], log["rules"]["normal_kick_ball"]) == (0, 7)
     assert Options.from_rules(log["rules"]) == options

@@ -62,6 +62,17 @@ def test_the_person_plays_actions_and_the_bots_answer(client):
     assert game.game.current_seat() in (1, None)
 
 
+def test_the_search_bots_can_be_chosen_and_answer(client):
+    assert 'value="search"' in client.get(reverse("play:td-play")).content.decode()
+    start(client, seat=1, bots="search")
+    game = play_services.td_game_of(client.session)
+    assert game.game.policies == ("search", "human", "search", "search")
+    before = len(game.game.history)
+    for _ in range(4):
+        assert first_action(client).status_code == 302
+    assert len(play_services.td_game_of(client.session).game.history) > before + 4
+
+
 def test_an_illegal_action_is_refused_with_a_message_and_changes_nothing(client):
     start(client)
     saved = client.session[play_services.SESSION_KEY]
