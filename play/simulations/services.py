@@ -496,35 +496,6 @@ def chunk_record_error(*, batch_id: int, index: int, error: str) -> None:
     SimulationChunk.objects.filter(batch_id=batch_id, index=index).update(last_error=error[:2000])
 
 
-def _batch_next_stage(batch: SimulationBatch) -> bool:
-    """Add the next stage's chunks of a multi-stage batch (kind.next_stage), planned from the
-    results so far; return True when the batch has (or another worker just gave it) more
-    chunks. The batch row is locked and its chunk count checked, so two workers finishing the
-    last chunks at once add one stage, not two; the new chunks are queued by batch_top_up."""
-    kind = kinds.get(batch.kind)
-    planned = kind.next_stage(
-        sides=batch.sides,
-        params=batch.params,
-        by_opponent=chunk_results_by_opponent(batch),
-        first_index=batch.chunk_count,
-    )
-    if planned is None:
-        return False
-    params, specs = planned
-    with transaction.atomic():
-        locked = SimulationBatch.objects.select_for_update().get(pk=batch.pk)
-        if locked.chunk_count != batch.chunk_count:
-            return True  # another worker added this stage
-        SimulationChunk.objects.bulk_create(
-            SimulationChunk(batch=locked, index=s.index, opponent=s.opponent, runs=s.runs)
-            for s in specs
-        )
-        SimulationBatch.objects.filter(pk=batch.pk).update(
-            params=params, chunk_count=locked.chunk_count + len(specs)
-        )
-    return True
-
-
 def batch_finish_if_complete(*, batch_id: int) -> bool:
     """Mark the batch done, with its merged results, if every chunk has finished (and its kind
     plans no further stage)."""
@@ -533,8 +504,6 @@ def batch_finish_if_complete(*, batch_id: int) -> bool:
     if batch_next_stage(batch_id=batch_id):
         return False
     batch = SimulationBatch.objects.get(pk=batch_id)
-    if batch.is_active and _batch_next_stage(batch):
-        return False
     results = batch_results(batch)
     unfinished = SimulationChunk.objects.filter(batch=OuterRef("pk"), finished_at__isnull=True)
     return bool(
@@ -563,7 +532,10 @@ def batch_next_stage(*, batch_id: int) -> bool:
             return True  # another worker added the next stage meanwhile
         kind = kinds.get(batch.kind)
         staged = kind.next_stage(
-            sides=batch.sides, params=batch.params, by_opponent=chunk_results_by_opponent(batch)
+            sides=batch.sides,
+            params=batch.params,
+            by_opponent=chunk_results_by_opponent(batch),
+            first_index=batch.chunk_count,
         )
         if staged is None:
             return False

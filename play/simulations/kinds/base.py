@@ -92,16 +92,6 @@ class BatchKind:
         """Return the batch's sides and params; add every problem to `errors`."""
         raise NotImplementedError
 
-    def next_stage(self, *, sides: list[dict], params: dict, by_opponent: dict):
-        """Return (new params, the next stage's chunk specs) once every chunk has finished, or
-        None when the batch is complete (most kinds have one stage).
-
-        A kind whose later chunks depend on earlier results (the swap suggestions' successive
-        halving) plans them here; the specs' indexes continue after the chunks planned so far,
-        and the services add and queue them under a lock on the batch row.
-        """
-        return None
-
     def run_chunk(
         self, *, sides: list[dict], params: dict, spec: simulation.ChunkSpec, seed: int, keep_logs
     ) -> tuple[dict, list[dict]]:
@@ -115,9 +105,11 @@ class BatchKind:
     def next_stage(
         self, *, sides: list[dict], params: dict, by_opponent: dict, first_index: int
     ) -> tuple[dict, list[simulation.ChunkSpec]] | None:
-        """A multi-stage batch (an adaptive design): called when every chunk so far has
-        finished; return (the new params, the next stage's chunks, indexed from first_index),
-        or None when the batch is complete. One stage (None) unless a kind says otherwise."""
+        """A multi-stage batch (an adaptive design: the Touchdown recommendation's and the swap
+        suggestions' successive halving): called when every chunk so far has finished; return
+        (the new params, the next stage's chunks, indexed from first_index), or None when the
+        batch is complete. One stage (None) unless a kind says otherwise. The services add and
+        queue them under a lock on the batch row (services.batch_next_stage)."""
         return None
 
     def opponent_text(self, batch) -> str:

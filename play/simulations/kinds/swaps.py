@@ -159,9 +159,14 @@ class SwapsKind(GauntletKind):
     def plan(self, *, runs, chunk_size, opponents):
         raise NotImplementedError("a swaps batch is planned by prepare, then by next_stage")
 
-    def next_stage(self, *, sides, params, by_opponent):
-        """Return (params, chunk specs) of the next stage, or None when the batch is done."""
+    def next_stage(self, *, sides, params, by_opponent, first_index):
+        """Return (params, chunk specs) of the next stage, or None when the batch is done.
+
+        The chunk plan holds a row for every chunk so far, so the new chunks' indexes start at
+        its length, which is the batch's chunk count (`first_index`)."""
         stages = params.get("stages") or []
+        if len(params.get("plan") or []) != first_index:
+            raise ValueError("the swaps plan and the batch's chunks disagree")
         if not stages or stages[-1]["confirmation"]:
             return None
         summary = self._merged(sides=sides, params=params, by_opponent=by_opponent)
