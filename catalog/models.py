@@ -460,18 +460,39 @@ class Changeset(models.Model):
         return reverse("catalog:changeset-detail", args=[self.pk])
 
 
-class CardProposal(models.Model):
-    """A contributor's version of one set number: a new real card, or a correction.
-
-    `data` holds the card in the file format's fields (README "Importing and exporting cards"),
-    already checked by `catalog.importer.validate_card`; it is checked again on accept.
-    """
+class ReviewedProposal(models.Model):
+    """What every reviewed proposal holds (a card's, an erratum's or a ruling's): its source and
+    note, the review's status, reason and time, and the version a review must name
+    (catalog.contributions.services.ProposalChanged)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending review")
         ACCEPTED = "accepted", _("Accepted")
         REJECTED = "rejected", _("Rejected")
         CHANGES_REQUESTED = "changes", _("Changes requested")
+
+    source = models.CharField(_("source"), max_length=200)
+    note = models.TextField(_("note"), blank=True, max_length=2000)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    reason = models.TextField(_("reason"), blank=True, max_length=2000)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    # 1 when sent, one more at each edit: a review names the version its editor saw, and one
+    # of an older version is refused (catalog.contributions.services.ProposalChanged).
+    version = models.PositiveIntegerField(default=1, editable=False)
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at", "-id"]
+
+
+class CardProposal(ReviewedProposal):
+    """A contributor's version of one set number: a new real card, or a correction.
+
+    `data` holds the card in the file format's fields (README "Importing and exporting cards"),
+    already checked by `catalog.importer.validate_card`; it is checked again on accept.
+    """
 
     proposer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="card_proposals"
@@ -480,9 +501,6 @@ class CardProposal(models.Model):
     number = models.PositiveSmallIntegerField()
     card_id = models.CharField(max_length=10, db_index=True)
     data = models.JSONField()
-    source = models.CharField(_("source"), max_length=200)
-    note = models.TextField(_("note"), blank=True, max_length=2000)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     reviewer = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -490,13 +508,6 @@ class CardProposal(models.Model):
         blank=True,
         related_name="reviewed_card_proposals",
     )
-    reason = models.TextField(_("reason"), blank=True, max_length=2000)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    reviewed_at = models.DateTimeField(null=True, blank=True)
-    # 1 when sent, one more at each edit: a review names the version its editor saw, and one
-    # of an older version is refused (catalog.contributions.services.ProposalChanged).
-    version = models.PositiveIntegerField(default=1, editable=False)
     # The changeset this card was proposed in (reviewed there, with the others), or None.
     changeset = models.ForeignKey(
         Changeset, on_delete=models.CASCADE, null=True, blank=True, related_name="proposals"
@@ -787,7 +798,7 @@ class ScanUpload(models.Model):
         return f"{self.side} upload {self.token} ({self.status})"
 
 
-class CardNoteProposal(models.Model):
+class CardNoteProposal(ReviewedProposal):
     """A contributor's erratum or ruling for one card, reviewed by an editor as a card
     proposal is (catalog.contributions.notes): a version carried by the review, a reason for a
     refusal, edits counted against the daily limit. Accepting it makes an Erratum or a Ruling.
@@ -800,8 +811,6 @@ class CardNoteProposal(models.Model):
         ERRATUM = "erratum", _("Erratum")
         RULING = "ruling", _("Ruling")
 
-    Status = CardProposal.Status
-
     kind = models.CharField(max_length=10, choices=Kind.choices)
     card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="note_proposals")
     proposer = models.ForeignKey(
@@ -811,9 +820,6 @@ class CardNoteProposal(models.Model):
     current_text = models.TextField(_("current text"), blank=True, max_length=2000)
     text = models.TextField(_("ruling"), blank=True, max_length=2000)
     ruling_date = models.DateField(_("date of the ruling"), null=True, blank=True)
-    source = models.CharField(_("source"), max_length=200)
-    note = models.TextField(_("note"), blank=True, max_length=2000)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     reviewer = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -821,12 +827,6 @@ class CardNoteProposal(models.Model):
         blank=True,
         related_name="reviewed_note_proposals",
     )
-    reason = models.TextField(_("reason"), blank=True, max_length=2000)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    reviewed_at = models.DateTimeField(null=True, blank=True)
-    # As CardProposal.version: a review names the version its editor saw.
-    version = models.PositiveIntegerField(default=1, editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
