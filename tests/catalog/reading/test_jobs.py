@@ -365,3 +365,49 @@ def test_a_layout_is_reviewed_like_a_card_change(
     assert layout.version == 1 and layout.regions["name"] == [0.05, 0.1, 0.95, 0.2]
     assert list(layouts.layout_history(basic)) == [proposal]
     assert readings.layout_in_use(basic).template.shape[:2] == (700, 500)
+
+
+# --- the JSON doors -----------------------------------------------------------------------------
+
+
+def test_the_job_door_reads_a_photo_for_its_owner_only(
+    alice_client, bob_client, synthetic_set, django_capture_on_commit_callbacks
+):
+    photo = jpeg_file(synthetic_set[2][0])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = alice_client.post(
+            "/reading/jobs/", {"set": "BS", "kind": "straighten", "photo": photo}
+        )
+    assert response.status_code == 202, response.content
+    url = response.json()["url"]
+    state = alice_client.get(url).json()
+    assert state["status"] == "done" and state["image"].endswith("card.png")
+    assert alice_client.get(state["image"])["Content-Type"] == "image/png"
+    assert bob_client.get(url).status_code == 404
+    assert bob_client.get(state["image"]).status_code == 404
+
+
+@pytest.mark.parametrize(
+    "data, field",
+    [
+        ({"set": "NOPE", "kind": "read"}, "set"),
+        ({"set": "BS\x00", "kind": "read"}, None),  # refused at the request's edge
+        ({"set": "BS", "kind": "guess"}, "kind"),
+        ({"set": "BS", "kind": "straighten"}, "photo"),
+        ({"set": "BS", "kind": "read", "photo": b"x"}, "set"),  # no layout marked yet
+    ],
+)
+def test_the_job_door_refuses_bad_input_naming_the_field(alice_client, data, field):
+    if "photo" in data:
+        data = {**data, "photo": jpeg_file(data["photo"])}
+    response = alice_client.post("/reading/jobs/", data, HTTP_ACCEPT="application/json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["message"]
+    assert [e["field"] for e in body["errors"]] == ([field] if field else [])
+    assert not ReadingJob.objects.exists()
+
+
+def test_the_job_door_asks_to_sign_in(anon_client):
+    response = anon_client.post("/reading/jobs/", {"set": "BS", "kind": "straighten"})
+    assert response.status_code == 403 and response.json()["message"]
