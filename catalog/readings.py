@@ -27,13 +27,13 @@ from datetime import timedelta
 from celery import current_app
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile, File
 from django.core.files.storage import default_storage
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from catalog.contributions.services import lock_user
 from catalog.models import CardScan, CardSet, ReadingJob, SetLayout
 from catalog.scans import EXTENSIONS, ScanError, scan_deadline, scan_probe
 
@@ -159,7 +159,8 @@ def reading_job_create(*, user, card_set: CardSet, kind: str, upload) -> Reading
     except ScanError as exc:
         raise ReadingRefused(str(exc)) from None
     with transaction.atomic():
-        lock_user(user)  # serialises one user's concurrent uploads: the counts cannot race
+        # Lock the user's row: one user's concurrent uploads are counted one after the other.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
         if jobs_pending(user) >= settings.READING_PENDING_MAX:
             raise ReadingRefused(
                 _(
@@ -221,6 +222,11 @@ def failure_said(job: ReadingJob) -> str:
     """Why a job failed, in the active language (a bad-input message is the pipeline's own)."""
     if job.reason == ReadingJob.Reason.TOOLS:
         return tools_missing_said() or job.message
+    error = (job.result or {}).get("error") if isinstance(job.result, dict) else None
+    if job.reason == ReadingJob.Reason.BAD_INPUT and isinstance(error, dict):
+        from catalog.reading.errors import say
+
+        return say(str(error.get("template", "")), error.get("params") or {})
     return _failure_texts().get(job.reason, job.message)
 
 
@@ -256,13 +262,19 @@ def _finish(job_id: int, *, status: str, reason="", message="", result=None, ima
     return job
 
 
-def _fail(job_id: int, reason: str, message: str = "", cpu=None):
+def _fail(job_id: int, reason: str, message: str = "", cpu=None, error=None):
     if not message:
-        from django.utils import translation
-
         with translation.override("en"):  # the stored sentence, for the admin and the logs
             message = _failure_texts()[reason]
-    return _finish(job_id, status=ReadingJob.Status.FAILED, reason=reason, message=message, cpu=cpu)
+    result = {"error": error} if error else None
+    return _finish(
+        job_id,
+        status=ReadingJob.Status.FAILED,
+        reason=reason,
+        message=message,
+        cpu=cpu,
+        result=result,
+    )
 
 
 def reading_job_process(job_id: int) -> ReadingJob | None:
@@ -289,7 +301,13 @@ def reading_job_process(job_id: int) -> ReadingJob | None:
         with scan_deadline(settings.READING_SOFT_SECONDS):
             outcome = READERS[job.kind](job, data)
     except ReadingError as exc:
-        return _fail(job_id, ReadingJob.Reason.BAD_INPUT, str(exc), time.process_time() - started)
+        # Kept as its template and values, said in the language of whoever reads the page.
+        said = {"template": exc.template, "params": exc.params, "field": exc.field}
+        with translation.override("en"):
+            english = exc.said()
+        return _fail(
+            job_id, ReadingJob.Reason.BAD_INPUT, english, time.process_time() - started, said
+        )
     except _NoLayout:
         return _fail(job_id, ReadingJob.Reason.NO_LAYOUT)
     except SoftTimeLimitExceeded:
