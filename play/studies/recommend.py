@@ -484,6 +484,8 @@ def strength_check(
         )
     changed = [row for row in rows if row["verdict"] == "changes"]
     return {
+        # every deal's unit of the stronger player's games (matchups.COLUMNS), to recompute
+        "units": {key: [list(u) for u in rows] for key, rows in units.items()},
         "bot": bot,
         "teams": list(teams(bot)),
         "deals": deals,
@@ -649,6 +651,11 @@ def markdown(result: dict) -> str:
     lines = [
         f"## Recommendation ({result['bot']} bots): random kick-offs against normal ones",
         "",
+    ]
+    check = result.get("strength")
+    if check:  # said first: whether the answer changes with a stronger player
+        lines += [f"**{check['headline']['en']}**", "", f"**{check['headline']['ja']}**", ""]
+    lines += [
         f"Band: |points margin| ≤ {band['margin']} a game, win rate {band['low']}–{band['high']}."
         f" {result['games']:,} games, {len(result['stages'])} stages"
         f"{' (a quick preview)' if result['preview'] else ''}; 95% intervals; costs against "

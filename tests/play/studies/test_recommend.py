@@ -214,6 +214,10 @@ def test_the_check_replays_the_shortlists_best_with_the_stronger_bot_on_the_same
     assert "判定が変わりました" in check["headline"]["ja"]
     for row in check["rows"]:
         assert row["margin_shift"]["value"] == pytest.approx(30.0)
+        # the download carries every deal's unit: the figure is recomputed from it
+        units = [tuple(u) for u in check["units"][row["key"]]]
+        assert units == planted[row["key"]]
+        assert row["stronger"]["counts"] == recommend.matchups.raw_counts(units)
     # and the same games played as they are: nothing changes
     same = {key: [tuple(u) for u in result["units"][key][:deals]] for key in keys}
     check = recommend.strength_check(result, same, bot="greedy", resamples=200)
