@@ -499,6 +499,7 @@ def strength_check(
 def _headline(changed: list[dict], rows: list[dict], deals: int, bot: str, lang: str) -> str:
     checked = len(rows) - 1  # the draft aside
     if lang == "ja":
+        bot = {"search": "探索", "greedy": "貪欲", "random": "ランダム"}.get(bot, bot)
         if not changed:
             return (
                 f"強いプレイヤー（{bot} ボット）でも答えは変わりません：上位 {checked} 案と"
