@@ -88,6 +88,40 @@ def _template(row: SetLayout):
     return image
 
 
+@dataclass(frozen=True)
+class SetReadiness:
+    """Whether a set's cards can be recognised from a photo: a marked layout and approved
+    front scans to compare with (the photo to collection page lists the ready sets first)."""
+
+    card_set: CardSet
+    has_layout: bool
+    scans: int  # cards of the set with an approved front scan
+
+    @property
+    def ready(self) -> bool:
+        return self.has_layout and self.scans > 0
+
+
+def sets_for_recognition() -> list[SetReadiness]:
+    """Every set with its readiness for recognition: the ready ones first, each group in the
+    catalog's order."""
+    from django.db.models import Count
+
+    laid_out = set(SetLayout.objects.values_list("card_set_id", flat=True))
+    per_set = (
+        CardScan.objects.filter(side=CardScan.Side.FRONT)
+        .exclude(card=None)
+        .values("card__card_set_id")
+        .annotate(cards=Count("card", distinct=True))
+    )
+    scanned = {row["card__card_set_id"]: row["cards"] for row in per_set}
+    rows = [
+        SetReadiness(card_set=s, has_layout=s.pk in laid_out, scans=scanned.get(s.pk, 0))
+        for s in CardSet.objects.order_by("display_order")
+    ]
+    return sorted(rows, key=lambda row: not row.ready)  # stable: catalog order within each
+
+
 # -- creating a job (the request) ------------------------------------------------------------
 
 
@@ -378,6 +412,8 @@ def _recognise(job: ReadingJob, data: bytes):
                 "place": place,
                 "best": match.best,
                 "reason": match.reason,
+                "why": match.why,
+                "box": list(card.box),
                 "top": [{"card": card_id, "distance": distance} for card_id, distance in match.top],
             }
         )
