@@ -158,6 +158,18 @@ def test_the_page_speaks_japanese(alice_client, alice):
     assert "写真からカードを追加" in html and "コレクションに追加しますか" in html
 
 
+@pytest.mark.parametrize("best", [True, False])
+def test_the_photo_pages_in_japanese_have_no_english_ui_text(alice_client, alice, best):
+    from tests.test_japanese_pages import _data_words, english_in
+
+    job = done_job(alice, [TRIO, ["BS-002", "BS-003", "BS-004"]], best=best)
+    alice_client.cookies["django_language"] = "ja"
+    allowed = _data_words() | {"API"}
+    for path in ("/collection/photo/", f"/collection/photo/{job.token}/"):
+        body = alice_client.get(path).content.decode()
+        assert english_in(body, allowed) == [], path
+
+
 def test_an_abstention_shows_its_reason_and_the_three_to_pick_from(alice_client, alice):
     job = done_job(alice, [TRIO], best=False)
     html = alice_client.get(f"/collection/photo/{job.token}/", {"part": "matches"}).content
@@ -297,3 +309,12 @@ def test_a_phone_photo_becomes_a_collection_entry(
         {"place": "1", "add": "1", "card-1": cards[1].id, "quantity-1": "1"},
     )
     assert sel.owned_counts(alice) == {cards[1].id: 1}
+
+    # Without JavaScript the form posts to the page itself, which shows the job's matches.
+    with django_capture_on_commit_callbacks(execute=True):
+        response = alice_client.post(
+            "/collection/photo/", {"set": "BS", "photo": jpeg_file(photos[2])}
+        )
+    assert response.status_code == 302
+    html = alice_client.get(response["Location"]).content.decode()
+    assert f"{cards[2].id} {cards[2].name_ja}" in html and 'id="photo-add-form"' in html
