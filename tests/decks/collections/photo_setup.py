@@ -6,11 +6,13 @@ them. Reading jobs run inline when they commit (tests/conftest.py `readings_run_
 import contextlib
 import io
 import os
+import secrets
 import shutil
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from catalog.models import CardSet, ReadingJob
 from catalog.reading import tools
 
 MISSING = tools.missing_message()
@@ -48,7 +50,6 @@ def make_set_ready(editor, cards, scans, photo: bytes, capture=None) -> None:
 
     from catalog import readings
     from catalog.contributions import layouts
-    from catalog.models import CardSet, ReadingJob
     from catalog.scans import scan_create
 
     basic = CardSet.objects.get(code="BS")
@@ -71,3 +72,28 @@ def make_set_ready(editor, cards, scans, photo: bytes, capture=None) -> None:
         png = cv2.imencode(".png", scan)[1].tobytes()
         image = Image.open(io.BytesIO(png)).convert("RGB")
         scan_create(image=image, side="front", proposal=None, card_id=card.id)
+
+
+def done_job(user, cards, *, best=True, why="too_close", set_code="BS") -> ReadingJob:
+    """A finished recognise job whose result offers `cards` (lists of 3 card ids), one each."""
+    found = []
+    for place, ids in enumerate(cards, start=1):
+        found.append(
+            {
+                "place": place,
+                "best": ids[0] if best else None,
+                "reason": "" if best else "Too close to call",
+                "why": "" if best else why,
+                "box": [0.1, 0.1, 0.3, 0.3],
+                "top": [{"card": c, "distance": 10 + i * 20} for i, c in enumerate(ids)],
+            }
+        )
+    return ReadingJob.objects.create(
+        token=secrets.token_hex(16),
+        user=user,
+        card_set=CardSet.objects.get(code=set_code),
+        kind=ReadingJob.Kind.RECOGNISE,
+        status=ReadingJob.Status.DONE,
+        progress=100,
+        result={"layout": "x", "references": 3, "cards": found},
+    )

@@ -15,11 +15,19 @@ from django.contrib.auth import get_user_model
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.select import Select
 
 from catalog.services import catalog_load
 from decks.collections import selectors as sel
+from decks.models import CollectionEntry
 from tests.browser_waits import browser_wait
-from tests.decks.collections.photo_setup import make_set_ready, skip_without_tools, synthetic_cards
+from tests.decks.collections.photo_setup import (
+    done_job,
+    make_set_ready,
+    skip_without_tools,
+    synthetic_cards,
+)
+from tests.printings import make_printings
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -199,3 +207,45 @@ def test_a_binder_page_of_nine_is_split_and_added_all_at_once(
         cards[i].id for i in range(9) if i not in abstained
     ]
     look(browser, screenshot_dir, "photo-binder-added-en", "#photo-add-status")
+
+
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_an_abstention_asks_which_card_and_offers_only_its_printings(
+    live_server, browser, screenshot_dir, language
+):
+    catalog_load()
+    make_printings()  # BS-001 printed four ways, BS-002 with a promo
+    alice = get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")
+    job = done_job(alice, [["BS-001", "BS-002", "BS-003"]], best=False)
+    sign_in(browser, live_server, language)
+    browser.get(f"{live_server.url}/collection/photo/{job.token}/")
+    card = browser_wait(browser, 15).until(
+        EC.presence_of_element_located((By.CSS_SELECTOR, "fieldset.photo-card.abstained"))
+    )
+    reason = card.find_element(By.CSS_SELECTOR, ".photo-reason").text
+    assert "BS-001" in reason and "BS-002" in reason
+    assert not card.find_elements(By.CSS_SELECTOR, "input:checked")  # never a silent pick
+    look(browser, screenshot_dir, f"photo-abstained-{language}", ".photo-card")
+
+    # Adding before choosing names the card and adds nothing.
+    card.find_element(By.CSS_SELECTOR, "button.photo-add").click()
+    status = browser.find_element(By.ID, "photo-add-status")
+    browser_wait(browser, 15).until(lambda b: "error" in status.get_attribute("class"))
+    assert "1" in status.text and sel.owned_counts(alice) == {}
+
+    # Choosing BS-002 offers its promo only, not BS-001's printings.
+    card.find_elements(By.CSS_SELECTOR, ".photo-choice")[1].click()
+    printing = Select(card.find_element(By.NAME, "printing-1"))
+    offered = [o.get_attribute("value") for o in printing.options if o.is_enabled()]
+    assert (
+        offered[0] == ""
+        and offered[1:]
+        and all(code.upper().startswith("ZP") for code in offered[1:])
+    ), offered
+    printing.select_by_value(offered[1])
+    card.find_element(By.CSS_SELECTOR, "button.photo-add").click()
+    browser_wait(browser, 15).until(
+        EC.presence_of_element_located((By.CSS_SELECTOR, ".photo-card.added"))
+    )
+    entry = CollectionEntry.objects.get(owner=alice)
+    assert (entry.card_id, entry.printing.code) == ("BS-002", offered[1])

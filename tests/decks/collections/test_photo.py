@@ -19,6 +19,7 @@ from decks.collections.services import (
 )
 from decks.models import CollectionEntry
 from tests.decks.collections.photo_setup import (
+    done_job,
     jpeg_file,
     make_set_ready,
     skip_without_tools,
@@ -31,31 +32,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def media(settings, tmp_path):
     settings.MEDIA_ROOT = str(tmp_path / "media")
-
-
-def done_job(user, cards, *, best=True, why="too_close", set_code="BS") -> ReadingJob:
-    """A finished recognise job whose result offers `cards` (lists of 3 card ids), one each."""
-    found = []
-    for place, ids in enumerate(cards, start=1):
-        found.append(
-            {
-                "place": place,
-                "best": ids[0] if best else None,
-                "reason": "" if best else "Too close to call",
-                "why": "" if best else why,
-                "box": [0.1, 0.1, 0.3, 0.3],
-                "top": [{"card": c, "distance": 10 + i * 20} for i, c in enumerate(ids)],
-            }
-        )
-    return ReadingJob.objects.create(
-        token=secrets.token_hex(16),
-        user=user,
-        card_set=CardSet.objects.get(code=set_code),
-        kind=ReadingJob.Kind.RECOGNISE,
-        status=ReadingJob.Status.DONE,
-        progress=100,
-        result={"layout": "x", "references": 3, "cards": found},
-    )
 
 
 TRIO = ["BS-012", "BS-044", "BS-101"]
