@@ -11,7 +11,10 @@ within `READING_SOFT_SECONDS`:
 - read: read the set layout's fields, each with a confidence; a field under the threshold
   comes back empty (the grid leaves it empty and highlighted, issue #25, 2.);
 - recognise: split the photo into its cards (a binder page holds 9) and match each card's art
-  against the set's approved scans: the top 3, or an abstention with its reason (3.).
+  against the set's approved scans: the top 3, or an abstention with its reason and its `why`
+  word ("too_close", "unlike", "no_references") for a page to say in its own language, and
+  each card's `box` in the photo (fractions of its size) for a page to show the user's crop
+  (3.; the photo to collection page is decks.collections.photo_views).
 
 The page polls the job (`job_state`) for its progress and then its result; a job that runs
 past its time ends failed with a message, and `readings_sweep` (celery beat, with the scan
