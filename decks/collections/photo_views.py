@@ -131,9 +131,12 @@ def collection_photo_add(request, token):
     if problems:
         return _add_answer(request, job, problems, status=400)
     copies = sum(int(item["quantity"]) for item in items)
+    cards = ", ".join(f"{item['card']} ×{int(item['quantity'])}" for item in items)
     message = ngettext(
-        "Added to your collection: %(n)d copy.", "Added to your collection: %(n)d copies.", copies
-    ) % {"n": copies}
+        "Added to your collection: %(n)d copy (%(cards)s).",
+        "Added to your collection: %(n)d copies (%(cards)s).",
+        copies,
+    ) % {"n": copies, "cards": cards}
     return _add_answer(request, job, [], added=targets, message=message)
 
 

@@ -197,7 +197,7 @@ def test_add_all_adds_every_card_still_on_the_form_or_none(alice_client, alice):
     # A card added already (its fields disabled by the page) is not sent again.
     form["place"] = ["2", "3"]
     page = alice_client.post(url, form, follow=True).content.decode()
-    assert "Added to your collection: 2 copies." in page
+    assert "Added to your collection: 2 copies (BS-002 ×1, BS-005 ×1)." in page
     assert sel.owned_counts(alice) == {"BS-002": 1, "BS-005": 1}
 
 
@@ -294,3 +294,17 @@ def test_a_phone_photo_becomes_a_collection_entry(
     assert response.status_code == 302
     html = alice_client.get(response["Location"]).content.decode()
     assert f"{cards[2].id} {cards[2].name_ja}" in html and 'id="photo-add-form"' in html
+
+
+def test_a_reading_still_running_refreshes_its_page_without_javascript(alice_client, alice):
+    job = done_job(alice, [TRIO])
+    ReadingJob.objects.filter(pk=job.pk).update(status=ReadingJob.Status.RUNNING, progress=40)
+    html = alice_client.get(f"/collection/photo/{job.token}/").content.decode()
+    assert '<meta http-equiv="refresh" content="3">' in html
+    assert 'value="40"' in html and "this page refreshes itself" in html
+    response = alice_client.post(
+        f"/collection/photo/{job.token}/add/",
+        {"place": "1", "add": "1", "card-1": "BS-012", "quantity-1": "1"},
+        HTTP_ACCEPT="application/json",
+    )
+    assert response.status_code == 409 and not CollectionEntry.objects.exists()
