@@ -11,7 +11,10 @@ within `READING_SOFT_SECONDS`:
 - read: read the set layout's fields, each with a confidence; a field under the threshold
   comes back empty (the grid leaves it empty and highlighted, issue #25, 2.);
 - recognise: split the photo into its cards (a binder page holds 9) and match each card's art
-  against the set's approved scans: the top 3, or an abstention with its reason (3.).
+  against the set's approved scans: the top 3, or an abstention with its reason and its `why`
+  word ("too_close", "unlike", "no_references") for a page to say in its own language, and
+  each card's `box` in the photo (fractions of its size) for a page to show the user's crop
+  (3.; the photo to collection page is decks.collections.photo_views).
 
 The page polls the job (`job_state`) for its progress and then its result; a job that runs
 past its time ends failed with a message, and `readings_sweep` (celery beat, with the scan
@@ -86,6 +89,40 @@ def _template(row: SetLayout):
         return None
     image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return image
+
+
+@dataclass(frozen=True)
+class SetReadiness:
+    """Whether a set's cards can be recognised from a photo: a marked layout and approved
+    front scans to compare with (the photo to collection page lists the ready sets first)."""
+
+    card_set: CardSet
+    has_layout: bool
+    scans: int  # cards of the set with an approved front scan
+
+    @property
+    def ready(self) -> bool:
+        return self.has_layout and self.scans > 0
+
+
+def sets_for_recognition() -> list[SetReadiness]:
+    """Every set with its readiness for recognition: the ready ones first, each group in the
+    catalog's order."""
+    from django.db.models import Count
+
+    laid_out = set(SetLayout.objects.values_list("card_set_id", flat=True))
+    per_set = (
+        CardScan.objects.filter(side=CardScan.Side.FRONT)
+        .exclude(card=None)
+        .values("card__card_set_id")
+        .annotate(cards=Count("card", distinct=True))
+    )
+    scanned = {row["card__card_set_id"]: row["cards"] for row in per_set}
+    rows = [
+        SetReadiness(card_set=s, has_layout=s.pk in laid_out, scans=scanned.get(s.pk, 0))
+        for s in CardSet.objects.order_by("display_order")
+    ]
+    return sorted(rows, key=lambda row: not row.ready)  # stable: catalog order within each
 
 
 # -- creating a job (the request) ------------------------------------------------------------
@@ -378,6 +415,8 @@ def _recognise(job: ReadingJob, data: bytes):
                 "place": place,
                 "best": match.best,
                 "reason": match.reason,
+                "why": match.why,
+                "box": list(card.box),
                 "top": [{"card": card_id, "distance": distance} for card_id, distance in match.top],
             }
         )
