@@ -16,7 +16,7 @@ import warnings
 
 import cv2
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageOps
 
 from catalog.reading.errors import ReadingError
 from catalog.reading.layout import CARD_HEIGHT, CARD_WIDTH
@@ -44,7 +44,9 @@ def load_image(data: bytes) -> np.ndarray:
                 _check_size(width, height)
                 probe.verify()
             with Image.open(io.BytesIO(data)) as picture:
-                picture = picture.convert("RGB")
+                # A phone stores the photo as its sensor saw it and says how to turn it in
+                # EXIF (Orientation); the page shows it turned, so the reading turns it too.
+                picture = ImageOps.exif_transpose(picture).convert("RGB")
     except ReadingError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
