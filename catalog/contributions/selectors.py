@@ -18,6 +18,7 @@ from catalog.models import (
     CardSet,
     Changeset,
     Erratum,
+    Printing,
     Ruling,
     ScanUpload,
 )
@@ -66,9 +67,25 @@ def changeset_review_rows(changeset: Changeset) -> list[dict]:
                 "scans": by_side(scans.get(proposal.pk, [])),
                 "uploads_pending": [u for u in waiting if u.status == ScanUpload.Status.PENDING],
                 "uploads_failed": [u for u in waiting if u.status == ScanUpload.Status.FAILED],
+                "printings": imported_printings(proposal),
             }
         )
     return rows
+
+
+def imported_printings(proposal: CardProposal) -> list[dict]:
+    """Return the printings an open-data import brings for this card (not here yet, or here
+    otherwise), each with its kind and changed fields said in the reader's language."""
+    kinds = dict(Printing.Kind.choices)
+    return [
+        {
+            **printing,
+            "kind_said": kinds.get(printing["kind"], printing["kind"]),
+            "set_name": sets.get(printing["set"], printing["set"]),
+        }
+        for sets in [{s.code: s.display_name for s in CardSet.objects.all()}]
+        for printing in ((proposal.origin or {}).get("printings") or [])
+    ]
 
 
 def review_queue():
