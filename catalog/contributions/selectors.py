@@ -77,11 +77,18 @@ def imported_printings(proposal: CardProposal) -> list[dict]:
     """Return the printings an open-data import brings for this card (not here yet, or here
     otherwise), each with its kind and changed fields said in the reader's language."""
     kinds = dict(Printing.Kind.choices)
+    labels = {
+        "kind": gettext("Kind"),
+        "label": gettext("Label"),
+        "notes": gettext("Notes"),
+        "is_sample": gettext("sample"),
+    }
     return [
         {
             **printing,
             "kind_said": kinds.get(printing["kind"], printing["kind"]),
             "set_name": sets.get(printing["set"], printing["set"]),
+            "diff_said": ", ".join(labels.get(k, k) for k in printing.get("diff", [])),
         }
         for sets in [{s.code: s.display_name for s in CardSet.objects.all()}]
         for printing in ((proposal.origin or {}).get("printings") or [])
@@ -116,6 +123,13 @@ def proposals_of(user):
 def notes_of(user):
     """Return a user's proposed errata and rulings, newest first."""
     return CardNoteProposal.objects.filter(proposer=user).select_related("reviewer")
+
+
+def printings_of(user):
+    """Return a user's proposed printings, newest first."""
+    from catalog.models import PrintingProposal
+
+    return PrintingProposal.objects.filter(proposer=user).select_related("card_set", "reviewer")
 
 
 def proposals_beside(proposal: CardProposal):

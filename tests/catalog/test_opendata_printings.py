@@ -97,6 +97,7 @@ def test_new_printings_are_reviewed_with_the_card_and_made_on_accept(editor):
     page.force_login(make_editor("rita"))
     shown = page.get(changeset.get_absolute_url()).content.decode()
     assert "CD00-098" in shown and "Shop promo" in shown and "BS-007-foil" in shown
+    assert '<span class="muted small" data-diff>(Label)</span>' in shown  # its first print
     accept_all(changeset, make_editor("rita2"))
     made = {p.code: p for p in Printing.objects.filter(card_id="BS-007")}
     assert set(made) == {"BS-007", "CD00-098", "BS-007-foil"}

@@ -147,6 +147,12 @@ def test_the_proposer_edits_on_the_page_and_the_history_says_who_did_what(
     printing_proposal_refuse(
         proposal_id=proposal.pk, reviewer=editor, reason="Which shop?", status=CHANGES
     )
+    profile = alice_client.get("/users/alice/").content.decode()
+    assert 'id="my-printings"' in profile and proposal.get_absolute_url() in profile
+    assert "Which shop?" in profile
+    others = Client()
+    others.force_login(bob)
+    assert 'id="my-printings"' not in others.get("/users/alice/").content.decode()
     card_page = alice_client.get("/cards/BS-001/").content.decode()
     assert "Which shop?" in card_page and f"/printing-proposals/{proposal.pk}/edit/" in card_page
     edit = f"/printing-proposals/{proposal.pk}/edit/"
