@@ -18,6 +18,10 @@ def times_of_existing_rows(apps, schema_editor):
         reviewed_at=F("created_at")
     )
     PrintingProposal.objects.update(updated_at=Coalesce("reviewed_at", "created_at"))
+    if schema_editor.connection.vendor == "postgresql":
+        # Check the updated rows' deferred foreign keys now: PostgreSQL refuses to alter a
+        # table (the index and constraints below) with trigger events still pending.
+        schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
 class Migration(migrations.Migration):
