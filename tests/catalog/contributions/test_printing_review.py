@@ -81,6 +81,11 @@ def test_only_the_proposer_edits_only_while_it_is_open_and_bad_edits_save_nothin
             data={**GOOD, "number": "5000", "kind": "first", "source": "", "note": "a\x00b"},
         )
     assert set(caught.value.problems) == {"number", "kind", "source", "note"}
+    with pytest.raises(PrintingProposalError) as caught:
+        printing_proposal_resubmit(
+            proposal_id=proposal.pk, user=alice, data={**GOOD, "number": "9" * 5000}
+        )
+    assert set(caught.value.problems) == {"number"}
     proposal.refresh_from_db()
     assert (proposal.version, proposal.number) == (1, 99)
     assert not PrintingProposalEdit.objects.exists()
@@ -191,3 +196,13 @@ def test_the_pages_speak_japanese(alice, alice_client, editor_client):
     alice_client.cookies["django_language"] = "ja"
     form = alice_client.get(f"/printing-proposals/{proposal.pk}/edit/").content.decode()
     assert "BS-001 の刷りの提案を修正" in form and "編集者へのメモ（任意）" in form
+
+
+def test_the_admin_shows_a_proposal_with_its_edits(alice, admin_client):
+    proposal = printing_proposal_create(proposer=alice, card_id="BS-001", data=GOOD)
+    printing_proposal_resubmit(proposal_id=proposal.pk, user=alice, data={**GOOD, "label": "b"})
+    page = admin_client.get(f"/admin/catalog/printingproposal/{proposal.pk}/change/")
+    html = page.content.decode()
+    assert page.status_code == 200 and "Shop promo" in html  # the edit's `previous`
+    listing = admin_client.get("/admin/catalog/printingproposal/").content.decode()
+    assert "CD00" in listing
