@@ -27,7 +27,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from cardsite.web.json_limits import JSONLimitError, loads_bounded
+from cardsite.web.json_limits import JSONLimitError, has_nul, loads_bounded
 from catalog import opendata
 from catalog.card_format import FILE_FIELDS
 from catalog.importer import CONTROL_CHARS, CardRules, card_row, validate_card
@@ -276,9 +276,47 @@ def parse_file(name: str, raw: bytes):
     if not text.strip():
         return _refuse(name, _("is empty: an export is one JSON document"))
     try:
-        return loads_bounded(text, max_bytes=_limit())
+        document = loads_bounded(text, max_bytes=_limit(), refuse_nul=False)
     except JSONLimitError as exc:
         return _refuse(name, _("cannot be read as JSON: %(reason)s") % {"reason": exc})
+    if has_nul(document):
+        raise ExportRejected(_nul_problems(name, document))
+    return document
+
+
+def _nul_problems(name: str, document) -> list[ExportProblem]:
+    """Name every field of a document that holds a NUL character: its card and its place
+    (`printings[2].label`), or the whole file when it is no set's document."""
+    problems = []
+    cards = document.get("cards") if isinstance(document, dict) else None
+
+    def walk(value, path: list) -> None:
+        if len(problems) > MAX_PROBLEMS:
+            return
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                walk(key, path + ["(key)"])
+                walk(inner, path + [key])
+        elif isinstance(value, list):
+            for place, inner in enumerate(value):
+                walk(inner, path + [place])
+        elif isinstance(value, str) and "\x00" in value:
+            in_card = path[:1] == ["cards"] and len(path) > 2 and isinstance(path[1], int)
+            card = _card_label(cards, path[1]) if in_card else ""
+            where = _place(path[2:] if in_card else path)
+            problems.append(ExportProblem(name, card, where, _("holds a NUL character")))
+
+    if isinstance(document, dict | list):
+        walk(document, [])
+    return problems or [
+        ExportProblem(
+            name,
+            "",
+            "",
+            _("cannot be read as JSON: %(reason)s")
+            % {"reason": _("the JSON holds a NUL character")},
+        )
+    ]
 
 
 def _refuse(name: str, message: str):

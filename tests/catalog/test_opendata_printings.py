@@ -166,4 +166,6 @@ def test_a_first_print_elsewhere_and_a_nul_byte_are_refused(editor):
     raw = nul.replace('"label": "ab"', '"label": "a\\u0000b"').encode()
     with pytest.raises(ExportRejected) as caught:
         read_export({"BS.json": raw})
-    assert "NUL" in "\n".join(caught.value.messages())
+    assert caught.value.messages() == [
+        "BS.json · BS-007 · printings[2].label: holds a NUL character"
+    ]
