@@ -270,6 +270,16 @@ SCAN_PROCESS_HARD_SECONDS = env_int("SCAN_PROCESS_HARD_SECONDS", 20)
 # An upload still pending this long after it was sent is sent again by beat (catalog.scans.
 # scans_requeue: a broker outage, a killed control worker); past the second, it ends failed.
 SCAN_REQUEUE_SECONDS = env_int("SCAN_REQUEUE_SECONDS", 120)
+# Reading photos and scans (issue #25, catalog.readings): the worker's time bound for one photo
+# (a 9-card binder page takes well under 1 s of CPU, docs/performance.md), the hard limit of a
+# prefork pool, the sweep's waits, and each user's limits (where the jobs are created).
+READING_SOFT_SECONDS = env_int("READING_SOFT_SECONDS", 30)
+READING_HARD_SECONDS = env_int("READING_HARD_SECONDS", 45)
+READING_REQUEUE_SECONDS = env_int("READING_REQUEUE_SECONDS", 120)
+READING_GIVE_UP_SECONDS = env_int("READING_GIVE_UP_SECONDS", 900)
+READING_KEEP_DAYS = env_int("READING_KEEP_DAYS", 7)
+READING_PENDING_MAX = env_int("READING_PENDING_MAX", 60)
+READING_PER_DAY = env_int("READING_PER_DAY", 1000)
 SCAN_GIVE_UP_SECONDS = env_int("SCAN_GIVE_UP_SECONDS", 3600)
 # Scans are served by the app after a permission check (catalog.contributions.views.scan_image):
 # the file itself, or, behind a web server, an empty answer carrying this header that tells the
@@ -485,6 +495,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     "requeue-scans": {
         "task": "catalog.tasks.scans_requeue",
+        "schedule": 60.0,
+        "options": {"queue": CONTROL_QUEUE, "expires": 60},
+    },
+    "sweep-readings": {
+        "task": "catalog.tasks.readings_sweep",
         "schedule": 60.0,
         "options": {"queue": CONTROL_QUEUE, "expires": 60},
     },

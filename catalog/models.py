@@ -735,6 +735,10 @@ class CardScan(models.Model):
     normal = models.ImageField(upload_to=scan_path, max_length=200)
     large = models.ImageField(upload_to=scan_path, max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The perceptual hash of the art area (hex, catalog.reading.phash) and the layout it was
+    # made with (SetLayout.key): photo recognition compares against it (catalog.readings).
+    art_hash = models.CharField(max_length=64, blank=True)
+    art_hash_key = models.CharField(max_length=40, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -1003,3 +1007,155 @@ class Ruling(models.Model):
 
     def __str__(self) -> str:
         return f"ruling {self.pk} of {self.card_id} ({self.ruling_date})"
+
+
+def layout_template_path(instance, filename: str) -> str:
+    return f"layouts/{instance.card_set_id}/{filename}"
+
+
+class LayoutProposal(ReviewedProposal):
+    """A set's layout as a user marked it on a straightened scan (issue #25, 1.): where the name,
+    the kana reading, the card number, each stat box and the art are, as fractions of the card
+    (catalog.reading.layout.Layout.as_dict). An editor accepts it (it becomes the set's
+    SetLayout) or rejects it or asks for changes with a reason (catalog.layouts).
+    """
+
+    proposer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="layout_proposals"
+    )
+    card_set = models.ForeignKey(CardSet, on_delete=models.PROTECT, related_name="+")
+    regions = models.JSONField()
+    # The straightened card (CARD_WIDTH×CARD_HEIGHT PNG) the regions were marked on: the set's
+    # template for aligning later scans once accepted.
+    template = models.ImageField(upload_to=layout_template_path, max_length=200)
+    # The set's layout version this one was marked against (0: the set had none).
+    base_version = models.PositiveIntegerField(default=0)
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reviewed_layout_proposals",
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "accepted", "rejected", "changes"]),
+                name="layoutproposal_known_status",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status__in=["rejected", "changes"]) | ~Q(reason=""),
+                name="layoutproposal_refusal_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="pending") | Q(reviewed_at__isnull=False),
+                name="layoutproposal_review_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"layout of {self.card_set_id} by {self.proposer} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:layout-proposal", args=[self.pk])
+
+
+class SetLayout(models.Model):
+    """The accepted layout of a set: what reads later scans of it and matches photos of its
+    cards (catalog.readings). `version` grows at each accepted change, so hashes of scans
+    made with an older layout are made again (CardScan.art_hash_key)."""
+
+    card_set = models.OneToOneField(CardSet, on_delete=models.CASCADE, related_name="layout")
+    regions = models.JSONField()
+    template = models.ImageField(upload_to=layout_template_path, max_length=200)
+    proposal = models.ForeignKey(
+        LayoutProposal, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    version = models.PositiveIntegerField(default=1)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"layout of {self.card_set_id} v{self.version}"
+
+    @property
+    def key(self) -> str:
+        """What a cached art hash was made with: this set's layout at this version."""
+        return f"{self.card_set_id}:{self.version}"
+
+
+def reading_upload_path(instance, filename: str) -> str:
+    return f"reading-uploads/{instance.token}/{filename}"
+
+
+class ReadingJob(models.Model):
+    """One photo or scan read by the control worker (issue #25, 2. and 3.), never on the request
+    thread: straightened for marking a layout, read into a grid row's fields with a confidence
+    each, or recognised among the set's approved scans (a binder page split into its cards).
+    The page polls it for progress and shows its result or its message. The raw photo is
+    deleted once read; a straightened card (for marking) is kept as `image`.
+    """
+
+    class Kind(models.TextChoices):
+        STRAIGHTEN = "straighten", _("Straighten for marking")
+        READ = "read", _("Read the fields")
+        RECOGNISE = "recognise", _("Recognise the cards")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting")
+        RUNNING = "running", _("Being read")
+        DONE = "done", _("Read")
+        FAILED = "failed", _("Failed")
+
+    class Reason(models.TextChoices):
+        BAD_INPUT = "input", "bad input"
+        SLOW = "slow", "past the time limit"
+        MISSING = "missing", "raw file missing"
+        STALE = "stale", "never processed"
+        TOOLS = "tools", "tools missing"
+        NO_LAYOUT = "layout", "no layout"
+
+    token = models.CharField(max_length=32, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reading_jobs"
+    )
+    card_set = models.ForeignKey(CardSet, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    status = models.CharField(max_length=7, choices=Status.choices, default=Status.PENDING)
+    progress = models.PositiveSmallIntegerField(default=0)  # 0–100, for the page's bar
+    # The name the file had on the user's machine (the grid matches rows by it), at most 200.
+    name = models.CharField(max_length=200, blank=True)
+    raw = models.FileField(upload_to=reading_upload_path, max_length=200, blank=True)
+    image = models.FileField(upload_to=reading_upload_path, max_length=200, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    reason = models.CharField(max_length=7, choices=Reason.choices, blank=True)
+    message = models.CharField(max_length=400, blank=True)
+    # Worker CPU seconds the reading took (bench and docs/performance.md: the binder goal).
+    cpu_seconds = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=["straighten", "read", "recognise"]),
+                name="readingjob_known_kind",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "running", "done", "failed"]),
+                name="readingjob_known_status",
+            ),
+            models.CheckConstraint(
+                condition=Q(progress__lte=100), name="readingjob_progress_range"
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "updated_at"], name="readingjob_status_time")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} job {self.token} ({self.status})"
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)

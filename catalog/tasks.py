@@ -8,7 +8,7 @@ The Celery app finds this module by autodiscovery (cardsite/celery.py, INSTALLED
 from celery import shared_task
 from django.conf import settings
 
-from catalog import scans
+from catalog import readings, scans
 
 
 @shared_task(
@@ -34,3 +34,24 @@ def scans_requeue() -> int:
     """Send again the uploads left pending (sent by celery beat to the control queue)."""
     sweep = scans.scans_requeue()
     return len(sweep.requeued) + len(sweep.failed)
+
+
+@shared_task(
+    name=readings.RUN_TASK,
+    acks_late=True,
+    reject_on_worker_lost=False,  # a photo that kills its worker must not be handed out again
+    soft_time_limit=settings.READING_SOFT_SECONDS,
+    time_limit=settings.READING_HARD_SECONDS,
+)
+def reading_run(job_id: int) -> str | None:
+    """Read one photo (straighten, read fields, or recognise its cards) within the time bound;
+    the solo control worker relies on catalog.scans.scan_deadline's alarm. Return the status."""
+    job = readings.reading_job_process(job_id)
+    return job.status if job is not None else None
+
+
+@shared_task(name="catalog.tasks.readings_sweep")
+def readings_sweep() -> int:
+    """Send again or end the reading jobs a lost message left open; delete old finished ones."""
+    sweep = readings.readings_sweep()
+    return len(sweep.requeued) + len(sweep.failed) + sweep.deleted

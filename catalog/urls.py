@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from catalog import views
+from catalog import reading_views, views
 from catalog.contributions import printing_views
 from catalog.contributions import views as contrib_views
 
@@ -45,6 +45,9 @@ urlpatterns = [
         printing_views.printing_proposal_review,
         name="printing-proposal-review",
     ),
+    path("reading/jobs/", reading_views.job_create, name="reading-jobs"),
+    path("reading/jobs/<str:token>/", reading_views.job_detail, name="reading-job"),
+    path("reading/jobs/<str:token>/card.png", reading_views.job_card, name="reading-job-card"),
     path("changesets/new/", contrib_views.changeset_new, name="changeset-new"),
     path("sets/<str:code>/grid/", contrib_views.set_grid, name="set-grid"),
     path("changesets/<int:pk>/", contrib_views.changeset_detail, name="changeset-detail"),

@@ -216,6 +216,22 @@ def scans_processed_inline(monkeypatch):
     )
 
 
+@pytest.fixture(autouse=True)
+def readings_run_inline(monkeypatch):
+    """Read a photo (catalog.readings) in the test's own process when its job commits, through
+    the real task (catalog.tasks.reading_run), as `scans_processed_inline` does for scans."""
+    from django.conf import settings
+
+    if not settings.configured:
+        return
+    from catalog import readings
+    from catalog.tasks import reading_run
+
+    monkeypatch.setattr(
+        readings, "reading_publish", lambda job_id: reading_run.apply(args=(job_id,), throw=True)
+    )
+
+
 @pytest.fixture
 def alice(db):
     return get_user_model().objects.create_user("alice", "alice@example.com", "correct-horse-1")

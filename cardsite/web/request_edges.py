@@ -21,7 +21,10 @@ MAX_QUERY_STRING = 8_000
 
 
 def is_api(request) -> bool:
-    return request.path_info.startswith("/api/")
+    """The API, or a page's own JSON door asked for JSON (a script's fetch says Accept)."""
+    return request.path_info.startswith("/api/") or request.headers.get("Accept", "").startswith(
+        "application/json"
+    )
 
 
 def bad_request(request, message: str) -> HttpResponse:

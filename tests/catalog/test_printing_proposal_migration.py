@@ -1,4 +1,4 @@
-"""Migration catalog 0010_printing_proposal_review on rows made at the state before it: every
+"""Migration catalog 0011_printing_proposal_review on rows made at the state before it: every
 printing proposal stays valid (version 1, its times filled), and the new review states and
 constraints hold afterwards."""
 
@@ -8,8 +8,8 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("catalog", "0009_printings")]
-AFTER = [("catalog", "0010_printing_proposal_review")]
+BEFORE = [("catalog", "0010_reading")]
+AFTER = [("catalog", "0011_printing_proposal_review")]
 
 # Transactional: schema changes cannot run inside the test's transaction on SQLite.
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -26,7 +26,7 @@ def times_of_existing_rows(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("catalog", "0009_printings"),
+        ("catalog", "0010_reading"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
