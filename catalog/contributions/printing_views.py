@@ -163,14 +163,18 @@ def printing_proposal_edit(request, pk):
         messages.error(request, _("This proposal has been reviewed already."))
         return redirect(proposal.get_absolute_url())
     values = {**proposal.fields(), "source": proposal.source, "note": proposal.note}
-    status = 200
+    status, problems = 200, []
     if request.method == "POST":
         values = {name: request.POST.get(name, "") for name in values}
         try:
             printing_proposal_resubmit(proposal_id=proposal.pk, user=request.user, data=values)
         except PrintingProposalError as exc:
-            messages.error(request, _("Nothing was sent."))
-            _say_problems(request, exc.problems)
+            # Listed at the top of the form, each linking to its field (as every form does).
+            problems = [
+                {"field": field, "label": _field_label(field) if field else "", "message": said}
+                for field, messages_of in exc.problems.items()
+                for said in messages_of
+            ]
             status = 400
         else:
             messages.success(request, _("Changed; your proposal is waiting for review again."))
@@ -178,6 +182,12 @@ def printing_proposal_edit(request, pk):
     return render(
         request,
         "catalog/printing_proposal_edit.html",
-        {"proposal": proposal, "values": values, **selectors.printing_form_choices()},
+        {
+            "proposal": proposal,
+            "values": values,
+            "problems": problems,
+            "invalid": {p["field"] for p in problems},
+            **selectors.printing_form_choices(),
+        },
         status=status,
     )

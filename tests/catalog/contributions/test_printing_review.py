@@ -164,7 +164,10 @@ def test_the_proposer_edits_on_the_page_and_the_history_says_who_did_what(
     form = alice_client.get(edit).content.decode()
     assert 'value="Shop promo"' in form and "Which shop?" in form
     bad = alice_client.post(edit, {**GOOD, "label": "x" * 101})
-    assert bad.status_code == 400 and "Label: is 101 characters long" in bad.content.decode()
+    said = bad.content.decode()
+    assert bad.status_code == 400 and "data-error-summary" in said
+    assert '<a href="#printing-label">Label</a>: is 101 characters long' in said
+    assert 'id="printing-label" aria-invalid="true"' in said
     assert PrintingProposal.objects.get().version == 1
     done = alice_client.post(edit, {**GOOD, "label": "Tokyo"}, follow=True)
     html = done.content.decode()
