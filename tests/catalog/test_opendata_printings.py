@@ -57,6 +57,8 @@ def refused(document: dict) -> str:
 
 
 def test_the_export_lists_every_printing_first_print_first_and_validates(client):
+    before = json.loads(client.get("/data/sets/BS.json").content)  # now in the cache
+    assert len(before["cards"][1]["printings"]) == 1
     Printing(card_id="BS-002", card_set_id="CD00", number=98, kind="promo", is_sample=True).save()
     document = json.loads(client.get("/data/sets/BS.json").content)
     assert document["version"] == 2
