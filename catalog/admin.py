@@ -14,6 +14,7 @@ from catalog.models import (
     Erratum,
     Printing,
     PrintingProposal,
+    PrintingProposalEdit,
     Product,
     Ruling,
     ScanUpload,
@@ -217,14 +218,36 @@ class ScanUploadAdmin(admin.ModelAdmin):
         return False
 
 
+class PrintingProposalEditInline(admin.TabularInline):
+    """A printing proposal's edits, each with what it replaced (read-only: its history)."""
+
+    model = PrintingProposalEdit
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = ["editor", "created_at", "previous"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(PrintingProposal)
 class PrintingProposalAdmin(admin.ModelAdmin):
-    """Read-only: proposed printings are reviewed on the card page (catalog.contributions)."""
+    """Read-only: proposed printings are reviewed on their own page (catalog.contributions)."""
 
-    list_display = ["card", "card_set", "number", "kind", "proposer", "status", "created_at"]
+    list_display = [
+        "card",
+        "card_set",
+        "number",
+        "kind",
+        "proposer",
+        "status",
+        "version",
+        "created_at",
+    ]
     list_filter = ["status", "kind"]
     search_fields = ["card__id", "proposer__username", "source"]
     readonly_fields = [f.name for f in PrintingProposal._meta.fields]
+    inlines = [PrintingProposalEditInline]
 
     def has_add_permission(self, request):
         return False

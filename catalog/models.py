@@ -613,15 +613,12 @@ class CardRevision(models.Model):
         return f"{self.card_id} r{self.number}"
 
 
-class PrintingProposal(models.Model):
+class PrintingProposal(ReviewedProposal):
     """A contributor's new printing of a card (a reprint, promo, parallel or foil), with its
-    source; an editor accepts it (the printing is made, checked again) or rejects it with a
-    reason (catalog.contributions.printings)."""
-
-    class Status(models.TextChoices):
-        PENDING = "pending", _("Pending review")
-        ACCEPTED = "accepted", _("Accepted")
-        REJECTED = "rejected", _("Rejected")
+    source; reviewed as a card proposal is (catalog.contributions.printings): an editor accepts
+    it (the printing is made, checked again), rejects it or asks for changes with a reason, at
+    the version the review names; the proposer may edit and resend it meanwhile (each edit is a
+    PrintingProposalEdit, counted against the daily limit)."""
 
     proposer = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="printing_proposals"
@@ -632,8 +629,6 @@ class PrintingProposal(models.Model):
     kind = models.CharField(max_length=10, choices=Printing.Kind.choices)
     label = models.CharField(max_length=100, blank=True)
     notes = models.CharField(max_length=300, blank=True)
-    source = models.CharField(max_length=200)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     reviewer = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -641,36 +636,71 @@ class PrintingProposal(models.Model):
         blank=True,
         related_name="reviewed_printing_proposals",
     )
-    reason = models.TextField(blank=True, max_length=2000)
     printing = models.OneToOneField(
         Printing, on_delete=models.SET_NULL, null=True, blank=True, related_name="proposal"
     )
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    reviewed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(status__in=["pending", "accepted", "rejected"]),
+                condition=Q(status__in=["pending", "accepted", "rejected", "changes"]),
                 name="printingproposal_known_status",
             ),
             models.CheckConstraint(
-                condition=~Q(status="rejected") | ~Q(reason=""),
-                name="printingproposal_rejected_has_reason",
+                condition=~Q(status__in=["rejected", "changes"]) | ~Q(reason=""),
+                name="printingproposal_refusal_has_reason",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="pending") | Q(reviewed_at__isnull=False),
+                name="printingproposal_review_has_time",
             ),
             models.CheckConstraint(
                 condition=Q(kind__in=["reprint", "promo", "parallel", "foil"]),
                 name="printingproposal_known_kind",
             ),
         ]
+        indexes = [models.Index(fields=["status", "card"], name="printingproposal_status_card")]
 
     def __str__(self) -> str:
         return f"printing proposal {self.pk} ({self.card_id})"
 
+    def get_absolute_url(self) -> str:
+        return reverse("catalog:printing-proposal-detail", args=[self.pk])
+
     @property
     def code(self) -> str:
         return printing_code(self.card_set_id, self.number, self.kind)
+
+    def fields(self) -> dict:
+        """Return the proposed printing's fields, as a form sends them."""
+        return {
+            "kind": self.kind,
+            "set": self.card_set_id,
+            "number": self.number,
+            "label": self.label,
+            "notes": self.notes,
+        }
+
+
+class PrintingProposalEdit(models.Model):
+    """One time a proposer changed their printing proposal and sent it again (as ProposalEdit:
+    it counts against the daily limit). `previous` keeps the proposal as the edit found it,
+    its review included, so a stale review can show what changed and the proposal's page its
+    whole history (sent, reviewed, edited)."""
+
+    proposal = models.ForeignKey(PrintingProposal, on_delete=models.CASCADE, related_name="edits")
+    editor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    # {"version", "fields", "source", "note", "status", "reason", "reviewer", "reviewed_at"}.
+    previous = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["editor", "created_at"], name="printing_edit_editor_time")]
+
+    def __str__(self) -> str:
+        return f"{self.proposal_id} edited by {self.editor_id}"
 
 
 def scan_path(instance, filename: str) -> str:

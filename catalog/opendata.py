@@ -4,11 +4,12 @@ No public list of Eleven Stars cards exists, so this record may become the only 
 travel between instances. Each set's document holds every card in the card file format
 (catalog/card_format.py: stable ids such as BS-012, sample cards marked `status: sample`), its
 revision number, the provenance of every accepted revision (source, who proposed and who
-accepted it, when) and its accepted errata and rulings (optional arrays, absent when it has
-none), and the licence the operator chose (`CATALOG_LICENCE`); nothing else, so the same
-catalogue always gives the same bytes. Its checksum is the
-SHA-256 of the canonical JSON (sorted keys, no spaces, UTF-8) of the document without the
-checksum, so a reader can check what it received. The index lists the sets with their
+accepted it, when), its accepted errata and rulings (optional arrays, absent when it has
+none), every printing of it (version 2: its first print first, then reprints, promos and
+finishes in set order), and the licence the operator chose (`CATALOG_LICENCE`); nothing
+else, so the same catalogue always gives the same bytes. Its checksum is the SHA-256 of the
+canonical JSON (sorted keys, no spaces, UTF-8) of the document without the checksum, so a
+reader can check what it received. The index lists the sets with their
 checksums. The schema is docs/open-data.schema.json; `/data/` serves all of it and
 `manage.py export_cards --open-data DIR` writes it.
 """
@@ -23,10 +24,14 @@ from django.conf import settings
 
 from catalog import cache as catalog_cache
 from catalog.importer import card_row
-from catalog.models import Card, CardRevision, CardSet, Erratum, Ruling
+from catalog.models import Card, CardRevision, CardSet, Erratum, Printing, Ruling
 
 FORMAT = "eleven-stars-catalogue"
-VERSION = 1
+# 2: every card lists its printings (issue #24). The import still reads version 1 documents,
+# whose cards have only their implied first print.
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
+PRINTING_KEYS = ("code", "kind", "set", "number", "label", "notes", "is_sample")
 SCHEMA = Path(settings.BASE_DIR) / "docs" / "open-data.schema.json"
 
 
@@ -119,6 +124,24 @@ def notes_by_card(card_ids: list[str]) -> dict[str, dict[str, list[dict]]]:
     return found
 
 
+def printings_by_card(card_ids: list[str]) -> dict[str, list[dict]]:
+    """Return every printing of these cards by card id, its first print first, then in set
+    order (as the API lists them), each in the export's fields (PRINTING_KEYS)."""
+    found: dict[str, list[dict]] = {card_id: [] for card_id in card_ids}
+    printings = (
+        Printing.objects.filter(card_id__in=card_ids)
+        .order_by("card_id", "card_set__display_order", "number", "code")
+        .values_list(
+            "card_id", "code", "kind", "card_set_id", "number", "label", "notes", "is_sample"
+        )
+    )
+    for card_id, *values in printings:
+        found[card_id].append(dict(zip(PRINTING_KEYS, values, strict=True)))
+    for listed in found.values():
+        listed.sort(key=lambda p: p["kind"] != Printing.Kind.FIRST)  # stable: set order kept
+    return found
+
+
 def set_document(card_set: CardSet) -> dict:
     """Return one set's open-data document, checksum included."""
     cards = list(
@@ -126,6 +149,7 @@ def set_document(card_set: CardSet) -> dict:
     )
     history = _provenance([card.id for card in cards])
     notes = notes_by_card([card.id for card in cards])
+    printings = printings_by_card([card.id for card in cards])
     rows = []
     for card in cards:
         revisions = history.get(card.id, [])
@@ -135,6 +159,7 @@ def set_document(card_set: CardSet) -> dict:
                 "revision": revisions[-1]["revision"] if revisions else 0,
                 "provenance": revisions,
                 **notes.get(card.id, {}),
+                "printings": printings[card.id],
             }
         )
     document = {

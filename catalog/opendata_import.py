@@ -24,13 +24,14 @@ from pathlib import Path
 
 import jsonschema
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from cardsite.web.json_limits import JSONLimitError, loads_bounded
+from cardsite.web.json_limits import JSONLimitError, has_nul, loads_bounded
 from catalog import opendata
 from catalog.card_format import FILE_FIELDS
 from catalog.importer import CONTROL_CHARS, CardRules, card_row, validate_card
-from catalog.models import Card, CardRevision, Erratum, Ruling
+from catalog.models import Card, CardRevision, CardSet, Erratum, Printing, Ruling, printing_code
 
 MAX_PROBLEMS = 100  # a broken file of 10,000 cards names its first problems, then a count
 MAX_ZIP_FILES = 200
@@ -78,6 +79,10 @@ class CardEntry:
     diff: list[str] = field(default_factory=list)  # the fields that differ (DIFFERENT)
     # The export's errata and rulings this catalogue lacks (added on accept; none is removed).
     notes: dict[str, list[dict]] = field(default_factory=dict)
+    # The export's printings of the card that are not here as they are there, each with its
+    # "mark" (NEW, or DIFFERENT with the "diff" of its fields); made or changed on accept,
+    # checked again then as a printing proposal is. None here is removed.
+    printings: list[dict] = field(default_factory=list)
 
 
 @dataclass
@@ -271,9 +276,47 @@ def parse_file(name: str, raw: bytes):
     if not text.strip():
         return _refuse(name, _("is empty: an export is one JSON document"))
     try:
-        return loads_bounded(text, max_bytes=_limit())
+        document = loads_bounded(text, max_bytes=_limit(), refuse_nul=False)
     except JSONLimitError as exc:
         return _refuse(name, _("cannot be read as JSON: %(reason)s") % {"reason": exc})
+    if has_nul(document):
+        raise ExportRejected(_nul_problems(name, document))
+    return document
+
+
+def _nul_problems(name: str, document) -> list[ExportProblem]:
+    """Name every field of a document that holds a NUL character: its card and its place
+    (`printings[2].label`), or the whole file when it is no set's document."""
+    problems = []
+    cards = document.get("cards") if isinstance(document, dict) else None
+
+    def walk(value, path: list) -> None:
+        if len(problems) > MAX_PROBLEMS:
+            return
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                walk(key, path + ["(key)"])
+                walk(inner, path + [key])
+        elif isinstance(value, list):
+            for place, inner in enumerate(value):
+                walk(inner, path + [place])
+        elif isinstance(value, str) and "\x00" in value:
+            in_card = path[:1] == ["cards"] and len(path) > 2 and isinstance(path[1], int)
+            card = _card_label(cards, path[1]) if in_card else ""
+            where = _place(path[2:] if in_card else path)
+            problems.append(ExportProblem(name, card, where, _("holds a NUL character")))
+
+    if isinstance(document, dict | list):
+        walk(document, [])
+    return problems or [
+        ExportProblem(
+            name,
+            "",
+            "",
+            _("cannot be read as JSON: %(reason)s")
+            % {"reason": _("the JSON holds a NUL character")},
+        )
+    ]
 
 
 def _refuse(name: str, message: str):
@@ -300,7 +343,11 @@ def _schema_message(error) -> tuple[str, str]:
     """Return (field, message) for one schema error, in the reader's language."""
     path = [p for p in error.absolute_path]
     field_name = next((str(p) for p in reversed(path) if isinstance(p, str)), "")
+    if "printings" in path:  # printings[2].number: which of the card's printings
+        field_name = _place(path[path.index("printings") :])
     kind, value = error.validator, error.validator_value
+    if kind == "not" and "printings" in error.instance:
+        return "printings", _("is not a field of version 1 (printings came with version 2)")
     if kind == "required":
         missing = [k for k in value if isinstance(error.instance, dict) and k not in error.instance]
         name = missing[0] if missing else ""
@@ -308,7 +355,8 @@ def _schema_message(error) -> tuple[str, str]:
     if kind == "additionalProperties":
         known = set(error.schema.get("properties", {}))
         extra = sorted(str(k)[:40] for k in error.instance if k not in known)
-        return ", ".join(extra), _("is not a field of this format")
+        where = f"{field_name}." if "printings" in path else ""
+        return ", ".join(where + k for k in extra), _("is not a field of this format")
     if kind == "type":
         wanted = value if isinstance(value, list) else [value]
         words = {
@@ -338,6 +386,17 @@ def _schema_message(error) -> tuple[str, str]:
             "value": _shown(error.instance),
             "low": value,
         }
+    if kind == "maximum":
+        return field_name, _("%(value)s is above %(high)s") % {
+            "value": _shown(error.instance),
+            "high": value,
+        }
+    if kind in ("maxItems", "minItems"):
+        return field_name, _("holds %(n)s items (from %(low)s to %(high)s)") % {
+            "n": len(error.instance),
+            "low": error.schema.get("minItems", 0),
+            "high": error.schema.get("maxItems", "…"),
+        }
     if kind in ("maxLength", "minLength"):
         return field_name, _("is %(n)s characters long (from %(low)s to %(high)s)") % {
             "n": len(error.instance),
@@ -350,6 +409,14 @@ def _schema_message(error) -> tuple[str, str]:
             "format": value,
         }
     return field_name, error.message[:200]
+
+
+def _place(path: list) -> str:
+    """Return a path within a card as a reader counts it: printings[2].number."""
+    said = ""
+    for part in path:
+        said += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if said else str(part))
+    return said
 
 
 def _shown(value) -> str:
@@ -382,6 +449,7 @@ def check_document(name: str, document) -> list[ExportProblem]:
                 % {"value": _shown(kind), "known": opendata.FORMAT},
             )
         ]
+    known = ", ".join(str(v) for v in opendata.READABLE_VERSIONS)
     if isinstance(version, int) and not isinstance(version, bool) and version > opendata.VERSION:
         return [
             ExportProblem(
@@ -392,7 +460,7 @@ def check_document(name: str, document) -> list[ExportProblem]:
                     "version %(v)s is newer than this site reads (%(known)s): "
                     "this site must be updated before it can import it"
                 )
-                % {"v": version, "known": opendata.VERSION},
+                % {"v": version, "known": known},
             )
         ]
     if "version" not in document:
@@ -401,17 +469,21 @@ def check_document(name: str, document) -> list[ExportProblem]:
                 name,
                 "",
                 "version",
-                _("is missing (this site reads version %(known)s)") % {"known": opendata.VERSION},
+                _("is missing (this site reads version %(known)s)") % {"known": known},
             )
         ]
-    if version != opendata.VERSION:
+    if (
+        not isinstance(version, int)
+        or isinstance(version, bool)
+        or version not in opendata.READABLE_VERSIONS
+    ):
         return [
             ExportProblem(
                 name,
                 "",
                 "version",
                 _("%(value)s is not a version this site reads (%(known)s)")
-                % {"value": _shown(version), "known": opendata.VERSION},
+                % {"value": _shown(version), "known": known},
             )
         ]
     cards = document.get("cards")
@@ -692,15 +764,138 @@ def read_export(files: dict[str, bytes]) -> Export:
     rules = CardRules.load()
     for name, document in documents.items():
         problems += _check_cards(name, document, rules)
+    problems += _check_printings(documents)
     if problems:
         raise ExportRejected(problems)
     return Export(
         licence=licences.pop(),
-        version=opendata.VERSION,
+        version=max(d["version"] for d in parsed.values()),
         files={n: d["checksum"] for n, d in sorted(parsed.items())},
         sets=[d["set"]["code"] for d in documents.values()],
         cards=_compare([row for d in documents.values() for row in d["cards"]], rules),
     )
+
+
+PLAIN_KINDS = (Printing.Kind.FIRST, Printing.Kind.REPRINT, Printing.Kind.PROMO)
+
+
+def _check_printings(documents: dict[str, dict]) -> list[ExportProblem]:
+    """Check every card's printings beyond the schema, by the rules a printing proposal is
+    checked by (Printing.clean): one first print, first, in the card's own set and number; a
+    code its set, number and kind make, given once in the whole export and not another card's
+    here; a known set; a foil or parallel on the number of a plain print of the same card; a
+    reprint or promo not on another card's number; a sample card's printings samples too."""
+    problems: list[ExportProblem] = []
+    sets_here = set(CardSet.objects.values_list("code", flat=True))
+    exported_ids = {row["id"] for d in documents.values() for row in d["cards"]}
+    given: dict[str, str] = {}  # code: the card it was first given for
+    codes, numbers = [], []
+    for name, document in documents.items():
+        for row in document["cards"]:
+            listed = row.get("printings")
+            if listed is None:
+                continue  # version 1: each card has only its implied first print
+            label = row["id"]
+            firsts = sum(1 for p in listed if p["kind"] == Printing.Kind.FIRST)
+            if firsts != 1 or listed[0]["kind"] != Printing.Kind.FIRST:
+                problems.append(
+                    ExportProblem(
+                        name,
+                        label,
+                        "printings",
+                        _("must list the card's first print first, and only one first print"),
+                    )
+                )
+            plains = {(p["set"], p["number"]) for p in listed if p["kind"] in PLAIN_KINDS}
+            for place, printing in enumerate(listed, start=1):
+                where = f"printings[{place}]"
+                problems += _check_printing(name, label, where, row, printing, sets_here, plains)
+                code = printing["code"]
+                if code in given:
+                    problems.append(
+                        ExportProblem(
+                            name,
+                            label,
+                            f"{where}.code",
+                            _("%(code)s is given twice (also for %(card)s)")
+                            % {"code": code, "card": given[code]},
+                        )
+                    )
+                given.setdefault(code, label)
+                codes.append((name, label, where, code))
+                if printing["kind"] in (Printing.Kind.REPRINT, Printing.Kind.PROMO):
+                    number_of = Card.make_id(printing["set"], printing["number"])
+                    if number_of != label:
+                        numbers.append((name, label, where, number_of))
+    held = dict(
+        Printing.objects.filter(code__in=[c for *_, c in codes]).values_list("code", "card_id")
+    )
+    for name, label, where, code in codes:
+        if held.get(code, label) != label:
+            problems.append(
+                ExportProblem(
+                    name,
+                    label,
+                    f"{where}.code",
+                    _("%(code)s is a printing of %(card)s here")
+                    % {"code": code, "card": held[code]},
+                )
+            )
+    cards_here = set(
+        Card.objects.filter(id__in=[n for *_, n in numbers]).values_list("id", flat=True)
+    )
+    for name, label, where, number_of in numbers:
+        if number_of in cards_here or number_of in exported_ids:
+            problems.append(
+                ExportProblem(
+                    name,
+                    label,
+                    f"{where}.number",
+                    _("That set number is another card's (%(code)s).") % {"code": number_of},
+                )
+            )
+    return problems
+
+
+def _check_printing(
+    name: str, label: str, where: str, row: dict, printing: dict, sets_here: set, plains: set
+) -> list[ExportProblem]:
+    problems = []
+
+    def problem(key: str, message: str) -> None:
+        problems.append(ExportProblem(name, label, f"{where}.{key}", message))
+
+    kind, code, number = printing["kind"], printing["set"], printing["number"]
+    if code not in sets_here:
+        problem("set", _("unknown set “%(code)s”.") % {"code": code})
+    made = printing_code(code, number, kind)
+    if printing["code"] != made:
+        problem(
+            "code",
+            _("is %(code)s, but its set, number and kind make %(made)s")
+            % {"code": printing["code"], "made": made},
+        )
+    if kind == Printing.Kind.FIRST and (code, number) != (row["set"], row["number"]):
+        problem(
+            "kind",
+            _("A first printing is the card's own set and number (%(id)s).") % {"id": row["id"]},
+        )
+    if kind in Printing.FINISHES and (code, number) not in plains:
+        problem(
+            "number",
+            _(
+                "A foil or parallel printing takes the number of a plain printing of the "
+                "same card in that set."
+            ),
+        )
+    if kind == Printing.Kind.FIRST and printing["is_sample"] != row["is_sample"]:
+        problem("is_sample", _("a first print is a sample exactly when its card is"))
+    elif row["is_sample"] and not printing["is_sample"]:
+        problem("is_sample", _("A printing of a sample card is a sample too."))
+    for key in ("label", "notes"):
+        if CONTROL_CHARS.search(printing[key]):
+            problem(key, _("holds control characters"))
+    return problems
 
 
 # Comparing with this catalogue -----------------------------------------------------------------
@@ -724,9 +919,46 @@ def _notes_to_add(exported: dict, here: dict) -> dict[str, list[dict]]:
     return missing
 
 
+PRINTING_COMPARED = ("kind", "label", "notes", "is_sample")
+
+
+def _printings_to_carry(exported: dict, here: list[dict]) -> list[dict]:
+    """Return the export's printings of a card that are not here as they are there: each marked
+    new, or different with the fields that differ (a first print's sample mark is its card's,
+    so it is not compared)."""
+    known = {p["code"]: p for p in here}
+    carried = []
+    for printing in exported.get("printings", []):
+        was = known.get(printing["code"])
+        if was is None:
+            carried.append({**printing, "mark": NEW})
+            continue
+        compared = PRINTING_COMPARED[:-1] if printing["kind"] == "first" else PRINTING_COMPARED
+        diff = [key for key in compared if was[key] != printing[key]]
+        if diff:
+            carried.append({**printing, "mark": DIFFERENT, "diff": diff})
+    return carried
+
+
+def _implied_first(row: dict) -> list[dict]:
+    """The one printing a card not yet here gets with it (printings_ensure_first)."""
+    return [
+        {
+            "code": row["id"],
+            "kind": "first",
+            "set": row["set"],
+            "number": row["number"],
+            "label": "",
+            "notes": "",
+            "is_sample": row["is_sample"],
+        }
+    ]
+
+
 def _compare(rows: list[dict], rules: CardRules) -> list[CardEntry]:
     current = Card.objects.in_bulk([row["id"] for row in rows])
     notes_here = opendata.notes_by_card(list(current))
+    printings_here = opendata.printings_by_card(list(current))
     entries = []
     for exported in rows:
         raw = {key: exported[key] for key in FILE_FIELDS}
@@ -741,6 +973,9 @@ def _compare(rows: list[dict], rules: CardRules) -> list[CardEntry]:
             provenance=exported["provenance"],
         )
         entry.notes = _notes_to_add(exported, notes_here.get(exported["id"], {}))
+        entry.printings = _printings_to_carry(
+            exported, printings_here.get(exported["id"]) or _implied_first(exported)
+        )
         if card is not None:
             before = card_row(card)
             entry.diff = [
@@ -749,6 +984,7 @@ def _compare(rows: list[dict], rules: CardRules) -> list[CardEntry]:
                 if name not in ("id", "status") and before[name] != after[name]
             ]
             entry.diff += list(entry.notes)  # "errata", "rulings"
+            entry.diff += ["printings"] * bool(entry.printings)
             if not entry.diff:
                 entry.mark = SAME
             elif clean["is_sample"] and not card.is_sample:
@@ -844,3 +1080,48 @@ def carry_notes(origins: dict[str, dict], imported: dict, *, proposed_by, accept
             )
     Erratum.objects.bulk_create(errata)
     Ruling.objects.bulk_create(rulings)
+
+
+def carry_printings(origins: dict[str, dict]) -> list[tuple[str, str, str]]:
+    """Make or change the printings an import's accepted cards bring, each checked again as a
+    printing proposal is when accepted (Printing.clean: a printing made here meanwhile cannot
+    be doubled); return the problems as (card id, field, message): the caller then saves
+    nothing. None here is removed; plain prints come before the finishes that need them."""
+    problems = []
+    for card_id, origin in sorted(origins.items()):
+        listed = origin.get("printings") or []
+        for printing in sorted(listed, key=lambda p: p["kind"] in Printing.FINISHES):
+            where = f"printings[{printing['code']}]"
+            target = Printing.objects.filter(code=printing["code"]).first()
+            if target is not None and target.card_id != card_id:
+                problems.append(
+                    (
+                        card_id,
+                        f"{where}.code",
+                        _("%(code)s is a printing of %(card)s here")
+                        % {"code": printing["code"], "card": target.card_id},
+                    )
+                )
+                continue
+            if target is None:
+                target = Printing(
+                    card_id=card_id, card_set_id=printing["set"], number=printing["number"]
+                )
+            target.kind, target.label, target.notes = (
+                printing["kind"],
+                printing["label"],
+                printing["notes"],
+            )
+            first = printing["kind"] == Printing.Kind.FIRST
+            target.is_sample = target.card.is_sample if first else printing["is_sample"]
+            try:
+                target.full_clean(exclude=["code"])
+            except ValidationError as exc:
+                problems += [
+                    (card_id, where if key == "__all__" else f"{where}.{key}", str(message))
+                    for key, messages in exc.message_dict.items()
+                    for message in messages
+                ]
+                continue
+            target.save()
+    return problems

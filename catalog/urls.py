@@ -1,6 +1,7 @@
 from django.urls import path, re_path
 
 from catalog import reading_views, views
+from catalog.contributions import printing_views
 from catalog.contributions import views as contrib_views
 
 app_name = "catalog"
@@ -26,12 +27,22 @@ urlpatterns = [
     path("notes/<int:pk>/review/", contrib_views.note_review, name="note-review"),
     path(
         "cards/<str:card_id>/printings/propose/",
-        contrib_views.printing_propose,
+        printing_views.printing_propose,
         name="printing-propose",
     ),
     path(
+        "printing-proposals/<int:pk>/",
+        printing_views.printing_proposal_detail,
+        name="printing-proposal-detail",
+    ),
+    path(
+        "printing-proposals/<int:pk>/edit/",
+        printing_views.printing_proposal_edit,
+        name="printing-proposal-edit",
+    ),
+    path(
         "printing-proposals/<int:pk>/review/",
-        contrib_views.printing_proposal_review,
+        printing_views.printing_proposal_review,
         name="printing-proposal-review",
     ),
     path("reading/jobs/", reading_views.job_create, name="reading-jobs"),

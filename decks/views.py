@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cardsite.web.json_limits import JSONLimitError, loads_bounded
 from cardsite.web.numbers import whole_number_or
-from catalog.contributions.selectors import notes_of, proposals_of
+from catalog.contributions.selectors import notes_of, printings_of, proposals_of
 from catalog.models import Card
 from catalog.search.query import QuerySyntaxError
 from catalog.search.selectors import card_search
@@ -790,6 +790,7 @@ def profile(request, username):
     # A user's card proposals (and the reviewers' reasons) are shown to that user alone.
     my_proposals = list(proposals_of(owner)[:50]) if is_me else []
     my_notes = list(notes_of(owner)[:50]) if is_me else []
+    my_printings = list(printings_of(owner)[:50]) if is_me else []
     changed = list(catalog_changes.decks_with_unseen_changes(owner)) if is_me else []
     return render(
         request,
@@ -800,6 +801,7 @@ def profile(request, username):
             "is_me": is_me,
             "my_proposals": my_proposals,
             "my_notes": my_notes,
+            "my_printings": my_printings,
             "changed_decks": changed,
         },
     )

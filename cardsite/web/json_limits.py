@@ -92,8 +92,17 @@ def _object_without_repeats(pairs: list[tuple[str, object]]) -> dict:
     return data
 
 
-def loads_bounded(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES, max_depth=MAX_JSON_DEPTH):
-    """Return parsed JSON, or raise JSONLimitError saying which bound or syntax rule it breaks."""
+def loads_bounded(
+    text: str | bytes,
+    *,
+    max_bytes: int = MAX_JSON_BYTES,
+    max_depth=MAX_JSON_DEPTH,
+    refuse_nul: bool = True,
+):
+    """Return parsed JSON, or raise JSONLimitError saying which bound or syntax rule it breaks.
+
+    `refuse_nul=False` leaves NUL characters in strings to the caller, which can then name the
+    field that holds one (the open-data import names the card and the field)."""
     if isinstance(text, bytes):
         if len(text) > max_bytes:
             raise JSONLimitError(_("the JSON is larger than %(n)s bytes") % {"n": f"{max_bytes:,}"})
@@ -128,7 +137,7 @@ def loads_bounded(text: str | bytes, *, max_bytes: int = MAX_JSON_BYTES, max_dep
         ) from None
     except ValueError as exc:
         raise JSONLimitError(_("the JSON is malformed (%(e)s)") % {"e": exc}) from None
-    if has_nul(data):
+    if refuse_nul and has_nul(data):
         raise JSONLimitError(_("the JSON holds a NUL character"))
     return data
 

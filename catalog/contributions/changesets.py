@@ -345,6 +345,17 @@ def changeset_review(
             opendata_import.carry_notes(
                 origins, imported, proposed_by=locked.proposer, accepted_by=reviewer
             )
+            # Printings are checked again now, as a printing proposal is on accept; a problem
+            # raises inside the transaction, so nothing of the review is saved.
+            refused = opendata_import.carry_printings(origins)
+            if refused:
+                numbers = {p.card_id: p.number for p, _ in rows}
+                raise ProposalError(
+                    [
+                        RowProblem(numbers[card_id], field, f"{card_id}: {message}")
+                        for card_id, field, message in refused
+                    ]
+                )
         elif rows:
             apply_rows(
                 [row for _, row in rows],

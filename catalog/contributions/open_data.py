@@ -87,6 +87,7 @@ def import_changeset(*, proposer, export: Export, instance: str, note: str = "")
                         "mark": entry.mark,
                         "diff": entry.diff,
                         "notes": entry.notes,
+                        "printings": entry.printings,
                     },
                 )
                 for entry in proposed

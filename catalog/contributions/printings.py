@@ -1,14 +1,14 @@
 """Contributed printings: propose a new printing of a card (a reprint, promo, parallel or foil)
-with its source; an editor accepts it, which makes the printing, or rejects it with a reason.
+with its source; an editor accepts it, which makes the printing, rejects it or asks for changes
+with a reason, at the version the review names (an older one raises ProposalChanged, as for a
+card proposal); the proposer may edit and resend it meanwhile, each edit counted against the
+daily limit and kept with what it replaced.
 
 A proposal is checked by the printing's own checks (`Printing.clean`, the admin's too) when it
 is sent and again when it is accepted, so a printing made meanwhile cannot be doubled. Every
 problem names its field; nothing is saved unless everything is good.
 """
 
-from datetime import timedelta
-
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -16,11 +16,16 @@ from django.utils.translation import gettext as _
 
 from cardsite.web.numbers import whole_number_or
 from catalog.cache import catalog_bump
-from catalog.contributions.services import is_editor, lock_user
-from catalog.models import Card, CardSet, Printing, PrintingProposal
+from catalog.contributions.services import (
+    ProposalChanged,
+    ProposalError,
+    count_against_daily_limit,
+    is_editor,
+)
+from catalog.models import Card, CardSet, Printing, PrintingProposal, PrintingProposalEdit
 
 PROPOSED_KINDS = ("reprint", "promo", "parallel", "foil")
-LIMITS = {"label": 100, "notes": 300, "source": 200, "reason": 2000}
+LIMITS = {"label": 100, "notes": 300, "source": 200, "note": 2000, "reason": 2000}
 
 
 class PrintingProposalError(Exception):
@@ -94,6 +99,35 @@ def _printing_of(card: Card, data: dict) -> Printing:
     return printing
 
 
+def _sent(data: dict, problems: dict) -> tuple[str, str]:
+    """Return the source (required) and the note (optional) a proposer sends with a printing."""
+    return (
+        _text(data, "source", problems, required=True),
+        _text(data, "note", problems),
+    )
+
+
+def _check(card: Card, data: dict) -> tuple[Printing, str, str]:
+    """Return the printing, source and note the data makes, or raise naming every bad field."""
+    problems: dict[str, list[str]] = {}
+    source, note = _sent(data, problems)
+    try:
+        printing = _printing_of(card, data)
+    except PrintingProposalError as exc:
+        raise PrintingProposalError({**exc.problems, **problems}) from None
+    if problems:
+        raise PrintingProposalError(problems)
+    return printing, source, note
+
+
+def _count_against_daily_limit(user) -> None:
+    """Refuse one more printing proposal or edit beyond the daily limit, as for a card."""
+    try:
+        count_against_daily_limit(user)
+    except ProposalError as exc:
+        raise PrintingProposalError({"": [p.message for p in exc.problems]}) from None
+
+
 def printing_proposal_create(*, proposer, card_id: str, data: dict) -> PrintingProposal:
     """Record a proposed printing of a card, or raise PrintingProposalError saving nothing."""
     if not proposer.is_authenticated:
@@ -101,27 +135,9 @@ def printing_proposal_create(*, proposer, card_id: str, data: dict) -> PrintingP
     card = Card.objects.filter(id=str(card_id).upper()).first()
     if card is None:
         raise PrintingProposalError({"card": [_("unknown card “%(id)s”.") % {"id": card_id}]})
-    problems: dict[str, list[str]] = {}
-    source = _text(data, "source", problems, required=True)
-    try:
-        printing = _printing_of(card, data)
-    except PrintingProposalError as exc:
-        raise PrintingProposalError({**exc.problems, **problems}) from None
-    if problems:
-        raise PrintingProposalError(problems)
+    printing, source, note = _check(card, data)
     with transaction.atomic():
-        lock_user(proposer)
-        since = timezone.now() - timedelta(days=1)
-        sent = PrintingProposal.objects.filter(proposer=proposer, created_at__gte=since).count()
-        if sent >= settings.PROPOSALS_PER_DAY:
-            raise PrintingProposalError(
-                {
-                    "": [
-                        _("You can propose %(limit)s printings a day; try again tomorrow.")
-                        % {"limit": settings.PROPOSALS_PER_DAY}
-                    ]
-                }
-            )
+        _count_against_daily_limit(proposer)
         return PrintingProposal.objects.create(
             proposer=proposer,
             card=card,
@@ -131,10 +147,62 @@ def printing_proposal_create(*, proposer, card_id: str, data: dict) -> PrintingP
             label=printing.label,
             notes=printing.notes,
             source=source,
+            note=note,
         )
 
 
-def _pending(proposal_id: int, reviewer) -> PrintingProposal:
+def printing_proposal_resubmit(*, proposal_id: int, user, data: dict) -> PrintingProposal:
+    """Let the proposer change a pending printing proposal, or answer "changes requested": it
+    is checked as a new one, pending again at the next version, and the edit (with what it
+    replaced, the review it answers included) is kept; it counts against the daily limit."""
+    proposal = PrintingProposal.objects.select_related("card").get(pk=proposal_id)
+    if proposal.proposer_id != user.pk:
+        raise PrintingProposalError({"": [_("Only the proposer can change a proposal.")]})
+    printing, source, note = _check(proposal.card, data)
+    with transaction.atomic():
+        locked = PrintingProposal.objects.select_for_update().get(pk=proposal.pk)
+        if locked.status not in (
+            PrintingProposal.Status.PENDING,
+            PrintingProposal.Status.CHANGES_REQUESTED,
+        ):
+            raise PrintingProposalError({"": [_("This proposal has been reviewed already.")]})
+        _count_against_daily_limit(user)
+        PrintingProposalEdit.objects.create(
+            proposal=locked,
+            editor=user,
+            previous={
+                "version": locked.version,
+                "fields": locked.fields(),
+                "source": locked.source,
+                "note": locked.note,
+                "status": locked.status,
+                "reason": locked.reason,
+                "reviewer": locked.reviewer.get_username() if locked.reviewer else None,
+                "reviewed_at": (
+                    locked.reviewed_at.isoformat(timespec="seconds") if locked.reviewed_at else None
+                ),
+            },
+        )
+        locked.card_set, locked.number, locked.kind = (
+            printing.card_set,
+            printing.number,
+            printing.kind,
+        )
+        locked.label, locked.notes, locked.source, locked.note = (
+            printing.label,
+            printing.notes,
+            source,
+            note,
+        )
+        # Pending again: the answered review lives on in the edit's `previous` (the history).
+        locked.status, locked.reason = PrintingProposal.Status.PENDING, ""
+        locked.reviewer, locked.reviewed_at = None, None
+        locked.version += 1
+        locked.save()
+    return locked
+
+
+def _pending(proposal_id: int, reviewer, seen_version: int | None) -> PrintingProposal:
     if not is_editor(reviewer):
         raise PrintingProposalError({"": [_("Only editors can review printings.")]})
     proposal = (
@@ -144,23 +212,21 @@ def _pending(proposal_id: int, reviewer) -> PrintingProposal:
         raise PrintingProposalError({"": [_("This proposal was already reviewed.")]})
     if proposal.proposer_id == reviewer.pk:
         raise PrintingProposalError({"": [_("You cannot review your own proposal.")]})
+    if seen_version is not None and seen_version != proposal.version:
+        raise ProposalChanged(proposal, seen_version)
     return proposal
 
 
 @transaction.atomic
-def printing_proposal_accept(*, proposal_id: int, reviewer) -> Printing:
-    """Make the proposed printing (checked again), or raise naming what is wrong now."""
-    proposal = _pending(proposal_id, reviewer)
-    printing = _printing_of(
-        proposal.card,
-        {
-            "set": proposal.card_set_id,
-            "number": proposal.number,
-            "kind": proposal.kind,
-            "label": proposal.label,
-            "notes": proposal.notes,
-        },
-    )
+def printing_proposal_accept(
+    *, proposal_id: int, reviewer, seen_version: int | None = None
+) -> Printing:
+    """Make the proposed printing (checked again), or raise naming what is wrong now.
+
+    With `seen_version`, only that version: ProposalChanged when the proposer edited it since
+    (the editor would otherwise make a printing they never saw)."""
+    proposal = _pending(proposal_id, reviewer, seen_version)
+    printing = _printing_of(proposal.card, proposal.fields())
     printing.save()
     proposal.status = PrintingProposal.Status.ACCEPTED
     proposal.printing = printing
@@ -172,16 +238,34 @@ def printing_proposal_accept(*, proposal_id: int, reviewer) -> Printing:
 
 
 @transaction.atomic
-def printing_proposal_reject(*, proposal_id: int, reviewer, reason: str) -> PrintingProposal:
-    """Reject a proposed printing with a reason (required)."""
+def printing_proposal_refuse(
+    *, proposal_id: int, reviewer, reason: str, status: str, seen_version: int | None = None
+) -> PrintingProposal:
+    """Reject a proposed printing, or ask its proposer for changes, with a reason (required)
+    the proposer sees."""
+    if status not in (PrintingProposal.Status.REJECTED, PrintingProposal.Status.CHANGES_REQUESTED):
+        raise PrintingProposalError({"decision": [_("Choose accept, reject or changes.")]})
     problems: dict[str, list[str]] = {}
     reason = _text({"reason": reason}, "reason", problems, required=True)
     if problems:
         raise PrintingProposalError(problems)
-    proposal = _pending(proposal_id, reviewer)
-    proposal.status = PrintingProposal.Status.REJECTED
+    proposal = _pending(proposal_id, reviewer, seen_version)
+    proposal.status = status
     proposal.reason = reason
     proposal.reviewer = reviewer
     proposal.reviewed_at = timezone.now()
     proposal.save()
     return proposal
+
+
+def printing_proposal_reject(
+    *, proposal_id: int, reviewer, reason: str, seen_version: int | None = None
+) -> PrintingProposal:
+    """Reject a proposed printing with a reason (required)."""
+    return printing_proposal_refuse(
+        proposal_id=proposal_id,
+        reviewer=reviewer,
+        reason=reason,
+        status=PrintingProposal.Status.REJECTED,
+        seen_version=seen_version,
+    )

@@ -18,6 +18,7 @@ from catalog.models import (
     CardSet,
     Changeset,
     Erratum,
+    Printing,
     Ruling,
     ScanUpload,
 )
@@ -66,9 +67,32 @@ def changeset_review_rows(changeset: Changeset) -> list[dict]:
                 "scans": by_side(scans.get(proposal.pk, [])),
                 "uploads_pending": [u for u in waiting if u.status == ScanUpload.Status.PENDING],
                 "uploads_failed": [u for u in waiting if u.status == ScanUpload.Status.FAILED],
+                "printings": imported_printings(proposal),
             }
         )
     return rows
+
+
+def imported_printings(proposal: CardProposal) -> list[dict]:
+    """Return the printings an open-data import brings for this card (not here yet, or here
+    otherwise), each with its kind and changed fields said in the reader's language."""
+    kinds = dict(Printing.Kind.choices)
+    labels = {
+        "kind": gettext("Kind"),
+        "label": gettext("Label"),
+        "notes": gettext("Notes"),
+        "is_sample": gettext("sample"),
+    }
+    return [
+        {
+            **printing,
+            "kind_said": kinds.get(printing["kind"], printing["kind"]),
+            "set_name": sets.get(printing["set"], printing["set"]),
+            "diff_said": ", ".join(labels.get(k, k) for k in printing.get("diff", [])),
+        }
+        for sets in [{s.code: s.display_name for s in CardSet.objects.all()}]
+        for printing in ((proposal.origin or {}).get("printings") or [])
+    ]
 
 
 def review_queue():
@@ -99,6 +123,13 @@ def proposals_of(user):
 def notes_of(user):
     """Return a user's proposed errata and rulings, newest first."""
     return CardNoteProposal.objects.filter(proposer=user).select_related("reviewer")
+
+
+def printings_of(user):
+    """Return a user's proposed printings, newest first."""
+    from catalog.models import PrintingProposal
+
+    return PrintingProposal.objects.filter(proposer=user).select_related("card_set", "reviewer")
 
 
 def proposals_beside(proposal: CardProposal):
@@ -438,28 +469,142 @@ def set_checklist_context(card_set: CardSet) -> dict:
     return {"checklist": set_checklist(card_set), "progress": set_progress(card_set)}
 
 
+def printing_form_choices() -> dict:
+    """Return the kinds a contributor may propose and the sets, for a printing form."""
+    from catalog.contributions.printings import PROPOSED_KINDS
+    from catalog.models import Printing
+
+    return {
+        "kinds": [(v, label) for v, label in Printing.Kind.choices if v in PROPOSED_KINDS],
+        "sets": list(CardSet.objects.order_by("display_order")),
+    }
+
+
 def printing_proposals_section(request, card: Card) -> dict:
     """Return the card page's proposed printings (pending ones, with review forms for
-    editors) and the form to propose one (signed-in users)."""
-    from catalog.contributions.printings import PROPOSED_KINDS
+    editors, and the viewer's own sent back for changes) and the form to propose one."""
     from catalog.contributions.services import is_editor
-    from catalog.models import CardSet, Printing, PrintingProposal
+    from catalog.models import PrintingProposal
 
-    pending = (
-        PrintingProposal.objects.filter(card=card, status=PrintingProposal.Status.PENDING)
+    shown = Q(status=PrintingProposal.Status.PENDING)
+    if request.user.is_authenticated:
+        shown |= Q(status=PrintingProposal.Status.CHANGES_REQUESTED, proposer=request.user)
+    proposals = (
+        PrintingProposal.objects.filter(shown, card=card)
         .select_related("card_set", "proposer")
         .order_by("created_at", "id")
     )
-    kinds = [(value, label) for value, label in Printing.Kind.choices if value in PROPOSED_KINDS]
     return {
         "template": "catalog/_printing_proposals.html",
         "data": {
             "card": card,
-            "pending": list(pending),
+            "pending": list(proposals),
             "can_review": is_editor(request.user),
-            "kinds": kinds,
-            "sets": list(CardSet.objects.order_by("display_order")),
+            **printing_form_choices(),
         },
+    }
+
+
+def _printing_said(fields: dict) -> dict:
+    """Return a printing proposal's fields as a reader sees them (kind and set named)."""
+    from catalog.models import Printing
+
+    kinds = dict(Printing.Kind.choices)
+    card_set = CardSet.objects.filter(code=fields["set"]).first()
+    return {
+        "kind": str(kinds.get(fields["kind"], fields["kind"])),
+        "set": f"{fields['set']} {card_set.display_name}" if card_set else fields["set"],
+        "number": str(fields["number"]),
+        "label": fields["label"],
+        "notes": fields["notes"],
+    }
+
+
+def _printing_labels() -> dict:
+    return {
+        "kind": gettext("Kind"),
+        "set": gettext("Set"),
+        "number": gettext("Number in the set"),
+        "label": gettext("Label"),
+        "notes": gettext("Notes"),
+    }
+
+
+def printing_proposal_rows(proposal) -> list[dict]:
+    """Return a printing proposal's fields, each with its label, as its page lists them."""
+    labels, said = _printing_labels(), _printing_said(proposal.fields())
+    return [{"field": name, "label": labels[name], "value": said[name]} for name in labels]
+
+
+def printing_proposal_history(proposal) -> list[dict]:
+    """Return what happened to a printing proposal, oldest first: sent, each review it had
+    (a request for changes lives on in the edit that answered it), each edit, and its review
+    now; each with who, when, the version and (for a review) the reason."""
+    from datetime import datetime
+
+    events = [
+        {
+            "what": "sent",
+            "who": proposal.proposer.get_username(),
+            "when": proposal.created_at,
+            "version": 1,
+        }
+    ]
+    for edit in proposal.edits.select_related("editor").order_by("created_at", "id"):
+        before = edit.previous
+        if before.get("status") not in (None, "pending") and before.get("reviewed_at"):
+            events.append(
+                {
+                    "what": before["status"],
+                    "who": before.get("reviewer") or "",
+                    "when": datetime.fromisoformat(before["reviewed_at"]),
+                    "version": before["version"],
+                    "reason": before.get("reason", ""),
+                }
+            )
+        events.append(
+            {
+                "what": "edited",
+                "who": edit.editor.get_username(),
+                "when": edit.created_at,
+                "version": before.get("version", 0) + 1,
+            }
+        )
+    if proposal.status != proposal.Status.PENDING and proposal.reviewed_at:
+        events.append(
+            {
+                "what": proposal.status,
+                "who": proposal.reviewer.get_username() if proposal.reviewer else "",
+                "when": proposal.reviewed_at,
+                "version": proposal.version,
+                "reason": proposal.reason,
+            }
+        )
+    return events
+
+
+def printing_proposal_changes_since(proposal, version: int) -> dict:
+    """Return what changed in a printing proposal since `version` (a stale review's answer):
+    the fields, source and note that differ, before and now."""
+    edit = proposal.edits.filter(previous__version=version).first()
+    seen = edit.previous if edit else {"fields": proposal.fields(), "source": "", "note": ""}
+    labels = _printing_labels()
+    before, now = _printing_said(seen["fields"]), _printing_said(proposal.fields())
+    return {
+        "seen": version,
+        "now": proposal.version,
+        "diff": [
+            {
+                "field": name,
+                "label": labels[name],
+                "before_said": before[name],
+                "after_said": now[name],
+            }
+            for name in labels
+            if before[name] != now[name]
+        ],
+        "source": (seen["source"], proposal.source) if seen["source"] != proposal.source else None,
+        "note": (seen["note"], proposal.note) if seen["note"] != proposal.note else None,
     }
 
 

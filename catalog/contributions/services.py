@@ -23,6 +23,8 @@ from catalog.models import (
     CardNoteEdit,
     CardNoteProposal,
     CardProposal,
+    PrintingProposal,
+    PrintingProposalEdit,
     ProposalEdit,
     ScanUpload,
 )
@@ -66,8 +68,9 @@ def lock_user(user) -> None:
 
 def proposals_today(user) -> int:
     """Return how many proposals and edits the user sent in the last day: card proposals
-    (outside changesets, which have their own limit), their edits, and errata and rulings
-    proposed or edited (catalog.contributions.notes) — one daily budget for every change."""
+    (outside changesets, which have their own limit), their edits, errata and rulings
+    proposed or edited (catalog.contributions.notes) and printings proposed or edited
+    (catalog.contributions.printings) — one daily budget for every change."""
     since = timezone.now() - timedelta(days=1)
     # Cards sent in a changeset count against its own limit (catalog.contributions.changesets).
     sent = CardProposal.objects.filter(
@@ -76,7 +79,11 @@ def proposals_today(user) -> int:
     edited = ProposalEdit.objects.filter(editor=user, created_at__gte=since).count()
     notes = CardNoteProposal.objects.filter(proposer=user, created_at__gte=since).count()
     notes_edited = CardNoteEdit.objects.filter(editor=user, created_at__gte=since).count()
-    return sent + edited + notes + notes_edited
+    printings = PrintingProposal.objects.filter(proposer=user, created_at__gte=since).count()
+    printings_edited = PrintingProposalEdit.objects.filter(
+        editor=user, created_at__gte=since
+    ).count()
+    return sent + edited + notes + notes_edited + printings + printings_edited
 
 
 def count_against_daily_limit(user) -> None:

@@ -21,12 +21,6 @@ from catalog.contributions import changesets, notes
 from catalog.contributions import selectors as selectors
 from catalog.contributions.forms import NoteForm, ProposalForm, ReviewForm
 from catalog.contributions.open_data import import_changeset
-from catalog.contributions.printings import (
-    PrintingProposalError,
-    printing_proposal_accept,
-    printing_proposal_create,
-    printing_proposal_reject,
-)
 from catalog.contributions.services import (
     ProposalChanged,
     ProposalError,
@@ -46,7 +40,6 @@ from catalog.models import (
     CardScan,
     CardSet,
     Changeset,
-    PrintingProposal,
 )
 from catalog.opendata_import import ExportRejected, files_from_upload, read_export
 from catalog.scans import SCAN_PREFIX, UPLOAD_PREFIX
@@ -562,35 +555,6 @@ def note_detail(request, pk):
     return render(request, "catalog/note_detail.html", _note_context(request, proposal))
 
 
-def _printing_field_label(field: str) -> str:
-    labels = {
-        "set": _("Set"),
-        "number": _("Number in the set"),
-        "kind": _("Kind"),
-        "label": _("Label"),
-        "notes": _("Notes"),
-        "source": _("Source"),
-        "reason": _("Reason"),
-        "card": _("Card"),
-        "is_sample": _("sample"),
-    }
-    return labels.get(field, field)
-
-
-def _say_printing_problems(request, exc: PrintingProposalError) -> None:
-    """Say every problem, each with the name of its field (in the reader's language)."""
-    for field, problems in exc.problems.items():
-        for problem in problems:
-            if field:
-                message = _("%(field)s: %(problem)s") % {
-                    "field": _printing_field_label(field),
-                    "problem": problem,
-                }
-                messages.error(request, message)
-            else:
-                messages.error(request, problem)
-
-
 @login_required
 @require_POST
 def note_review(request, pk):
@@ -762,40 +726,3 @@ def open_data_import(request):
         },
         status=status,
     )
-
-
-@login_required
-@require_POST
-def printing_propose(request, card_id):
-    """Propose a new printing of a card (from the card page); editors review it there."""
-    card = get_object_or_404(Card, id=card_id.upper())
-    try:
-        printing_proposal_create(proposer=request.user, card_id=card.id, data=request.POST)
-        messages.success(request, _("Your printing is sent for review."))
-    except PrintingProposalError as exc:
-        messages.error(request, _("Nothing was sent."))
-        _say_printing_problems(request, exc)
-    return redirect(f"{card.get_absolute_url()}#printings")
-
-
-@login_required
-@require_POST
-def printing_proposal_review(request, pk):
-    """Accept or reject a proposed printing (editors; not one's own)."""
-    proposal = get_object_or_404(PrintingProposal.objects.select_related("card"), pk=pk)
-    if not is_editor(request.user):
-        raise PermissionDenied
-    try:
-        if request.POST.get("decision") == "accept":
-            printing = printing_proposal_accept(proposal_id=proposal.pk, reviewer=request.user)
-            messages.success(request, _("Printing %(code)s added.") % {"code": printing.code})
-        elif request.POST.get("decision") == "reject":
-            printing_proposal_reject(
-                proposal_id=proposal.pk, reviewer=request.user, reason=request.POST.get("reason")
-            )
-            messages.success(request, _("The printing proposal is rejected."))
-        else:
-            messages.error(request, _("Choose accept or reject."))
-    except PrintingProposalError as exc:
-        _say_printing_problems(request, exc)
-    return redirect(f"{proposal.card.get_absolute_url()}#printings")

@@ -18,7 +18,15 @@ from django.test import Client
 from catalog import opendata
 from catalog.contributions import changesets
 from catalog.contributions.open_data import import_changeset
-from catalog.models import Card, CardProposal, CardRevision, Changeset, Erratum, Ruling
+from catalog.models import (
+    Card,
+    CardProposal,
+    CardRevision,
+    Changeset,
+    Erratum,
+    Printing,
+    Ruling,
+)
 from catalog.opendata_import import ExportRejected, files_from_path, read_export
 from catalog.services import catalog_load
 from decks.content import DeckContent
@@ -129,11 +137,25 @@ def test_export_import_on_a_fresh_instance_accept_gives_the_same_catalogue(
         created_by=alice,
         accepted_by=editor,
     )
+    # Its printings: a labelled first print, a shop promo and a foil; a sample's parallel.
+    Printing.objects.filter(code="BS-012").update(label="First edition", notes="1st run")
+    for printing in (
+        Printing(card_id="BS-012", card_set_id="CD00", number=99, kind="promo", label="Shop"),
+        Printing(card_id="BS-012", card_set_id="BS", number=12, kind="foil", label="Holo"),
+        Printing(card_id="BS-050", card_set_id="BS", number=50, kind="parallel", is_sample=True),
+    ):
+        printing.full_clean()
+        printing.save()
     source = tmp_path / "a"
     call_command("export_cards", "--open-data", str(source))
     exported = folder_bytes(source)
     row_there = json.loads(exported["sets/BS.json"])["cards"][11]
     assert len(row_there["errata"]) == len(row_there["rulings"]) == 1
+    assert [(p["code"], p["kind"], p["label"]) for p in row_there["printings"]] == [
+        ("BS-012", "first", "First edition"),
+        ("CD00-099", "promo", "Shop"),  # in set order: the prebuilt decks came first
+        ("BS-012-foil", "foil", "Holo"),
+    ]
     history_there = row_there["provenance"]
     assert [r["revision"] for r in history_there] == [1, 2]
 
@@ -151,17 +173,26 @@ def test_export_import_on_a_fresh_instance_accept_gives_the_same_catalogue(
     importer, reviewer = make_editor("ivan"), make_editor("rita")
     export = read_export(files_from_path(source))
     marks = {entry.card_id: entry.mark for entry in export.cards}
-    assert marks["BS-012"] == marks["2ND-005"] == "different"
-    assert marks["BS-050"] == "same"
+    assert marks["BS-012"] == marks["2ND-005"] == marks["BS-050"] == "different"
+    assert marks["BS-051"] == "same"
+    by_id = {entry.card_id: entry for entry in export.cards}
+    assert by_id["BS-050"].diff == ["printings"]  # only its parallel is not here
+    assert [(p["code"], p["mark"]) for p in by_id["BS-012"].printings] == [
+        ("BS-012", "different"),  # the label and notes of its first print
+        ("CD00-099", "new"),
+        ("BS-012-foil", "new"),
+    ]
     changeset = import_changeset(proposer=importer, export=export, instance="https://a.example/")
     assert Card.objects.get(id="BS-012").is_sample
+    assert not Printing.objects.filter(code__in=["BS-012-foil", "BS-050-parallel"]).exists()
     proposed = set(changeset.proposals.values_list("card_id", flat=True))
-    assert proposed == {"BS-001", "BS-012", "BS-013", "2ND-005"}  # same cards make no proposal
+    # same cards make no proposal
+    assert proposed == {"BS-001", "BS-012", "BS-013", "2ND-005", "BS-050"}
     assert changeset.card_set_id is None and changeset.origin["instance"]["licence"] == "CC0-1.0"
     assert (
         changeset.origin["instance"]["checksum"] == json.loads(exported["index.json"])["checksum"]
     )
-    assert "BS-050" in changeset.origin["same"]
+    assert "BS-051" in changeset.origin["same"]
 
     accept_all(changeset, reviewer)
     again = tmp_path / "b"
@@ -278,6 +309,8 @@ def test_a_sample_there_never_replaces_a_real_card_here(editor, alice):
     document = json.loads(json.dumps(wipe))
     row = next(c for c in document["cards"] if c["id"] == "BS-012")
     row.update(status="sample", is_sample=True, name="Sample", source="", revision=0, provenance=[])
+    for printing in row["printings"]:  # a sample card's printings are samples too
+        printing["is_sample"] = True
     document = checksummed(document)
     export = read_export({"BS.json": json.dumps(document).encode()})
     assert next(e for e in export.cards if e.card_id == "BS-012").mark == "kept"
@@ -326,9 +359,12 @@ def many_cards(n: int) -> bytes:
             "appears twice",
         ),
         (lambda: hand_bytes().replace(b'"shoot": 6', b'"shoot": 7'), "checksum: does not match"),
-        (lambda: hand_bytes(version=2), "version: version 2 is newer than this site reads (1)"),
+        (lambda: hand_bytes(version=3), "version: version 3 is newer than this site reads (1, 2)"),
         (lambda: hand_bytes(format="something-else"), "is not an Eleven Stars open-data export"),
-        (lambda: hand_bytes(version="1.0"), 'version: "1.0" is not a version this site reads (1)'),
+        (
+            lambda: hand_bytes(version="1.0"),
+            'version: "1.0" is not a version this site reads (1, 2)',
+        ),
         (lambda: b'"\\u0000"', "NUL character"),
     ],
 )
@@ -423,11 +459,11 @@ def test_an_editor_uploads_an_export_reviews_it_and_it_applies(editor_client, ed
 
 
 def test_a_bad_upload_says_why_in_english_and_japanese_and_saves_nothing(editor_client):
-    upload = io.BytesIO(hand_bytes(version=2))
+    upload = io.BytesIO(hand_bytes(version=3))
     upload.name = "BS.json"
     answer = editor_client.post("/data/import/", {"export": upload, "instance": "x"})
     assert answer.status_code == 400
-    assert "BS.json · version: version 2 is newer than this site reads" in answer.content.decode()
+    assert "BS.json · version: version 3 is newer than this site reads" in answer.content.decode()
     upload = io.BytesIO(json.dumps(checksummed(BY_HAND), ensure_ascii=False).encode("shift_jis"))
     upload.name = "BS.json"
     editor_client.cookies["django_language"] = "ja"

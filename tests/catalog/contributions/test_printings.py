@@ -101,14 +101,15 @@ def test_the_card_page_proposes_and_an_editor_reviews_there(alice_client, editor
     page = alice_client.post("/cards/BS-001/printings/propose/", GOOD, follow=True)
     html = page.content.decode()
     assert "Your printing is sent for review." in html
-    assert "<code>CD00-099</code> Promo · Shop promo" in html
+    assert "<code>CD00-099</code></a> Promo · Shop promo" in html
     proposal = PrintingProposal.objects.get()
-    assert 'name="decision" value="accept"' not in html  # not the proposer's to review
+    assert 'name="action" value="accept"' not in html  # not the proposer's to review
     review = f"/printing-proposals/{proposal.pk}/review/"
-    assert alice_client.post(review, {"decision": "accept"}).status_code == 403
+    accept = {"action": "accept", "version": "1"}
+    assert alice_client.post(review, accept).status_code == 403
     html = editor_client.get("/cards/BS-001/").content.decode()
-    assert 'name="decision" value="accept"' in html
-    page = editor_client.post(review, {"decision": "accept"}, follow=True)
+    assert 'name="action" value="accept"' in html and 'name="version" value="1"' in html
+    page = editor_client.post(review, accept, follow=True)
     assert "Printing CD00-099 added." in page.content.decode()
     assert 'data-printing="CD00-099"' in page.content.decode()
 
@@ -133,5 +134,5 @@ def test_anonymous_users_cannot_propose(anon_client):
 def test_the_review_queue_lists_proposed_printings(alice, editor_client):
     printing_proposal_create(proposer=alice, card_id="BS-001", data=GOOD)
     html = editor_client.get("/review/").content.decode()
-    assert 'id="printing-queue"' in html and "<code>CD00-099</code> Promo" in html
+    assert 'id="printing-queue"' in html and "<code>CD00-099</code></a> Promo" in html
     assert 'href="/cards/BS-001/#printing-proposals"' in html
