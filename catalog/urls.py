@@ -1,7 +1,6 @@
 from django.urls import path, re_path
 
-from catalog import reading_views, views
-from catalog.contributions import layout_views
+from catalog import layout_views, reading_views, views
 from catalog.contributions import views as contrib_views
 
 app_name = "catalog"

@@ -11,6 +11,7 @@ at once. The accepted proposals of a set are its layout's history.
 """
 
 from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -66,10 +67,10 @@ def _straightened(job: ReadingJob, proposer) -> bytes:
         or not job.image
     ):
         raise _problem("scan", _("Mark the layout on a scan of yours that has been straightened."))
-    from catalog.readings import image_png
-
+    # Read here, not through catalog.readings (which uses this package's services): no cycle.
     try:
-        return image_png(job)
+        with default_storage.open(job.image.name, "rb") as handle:
+            return handle.read()
     except (OSError, ValueError):
         raise _problem(
             "scan", _("The straightened scan is no longer kept; send the scan again.")

@@ -305,7 +305,7 @@ def scan_file(request, path):
 
     Scans are never served here: only through `scan_image`, which checks who may see them; nor
     are raw uploads waiting for the worker (they still carry their EXIF data), photos sent to
-    be read, or layout templates (catalog.contributions.layout_views serves those).
+    be read, or layout templates (catalog.layout_views serves those).
     """
     top = posixpath.normpath("/" + path).lstrip("/").split("/", 1)[0]
     if not settings.SERVE_MEDIA or top in PRIVATE_MEDIA:

@@ -1,4 +1,4 @@
-// Marking a set's layout (catalog/contributions/layout_views.py, templates/catalog/layout_mark.html).
+// Marking a set's layout (catalog.layout_views.py, templates/catalog/layout_mark.html).
 // 1. The scan is sent to the reading jobs' JSON door (POST /reading/jobs/, kind=straighten) and
 //    the job polled, with its progress, until the card is straightened; then the page opens the
 //    job (?job=<token>), which the server draws. Without JavaScript the form posts to the page.
