@@ -367,7 +367,10 @@ def _proposal_context(request, proposal: LayoutProposal, **extra) -> dict:
     now = current.regions if current else {}
     for row in rows:
         row["now"] = _fixed(now.get(row["name"]))
-        row["changed"] = row["now"] != _fixed(proposal.regions.get(row["name"]))
+        # Against the set's layout now; with none yet, nothing is "changed".
+        row["changed"] = current is not None and row["now"] != _fixed(
+            proposal.regions.get(row["name"])
+        )
     own = proposal.proposer_id == request.user.pk
     context = {
         "proposal": proposal,

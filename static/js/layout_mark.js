@@ -9,6 +9,7 @@
   "use strict";
   const EDGES = ["left", "top", "right", "bottom"];
   const MIN = 0.02; // a dragged region never gets thinner than 2% of the card
+  const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
 
   // ---- 1. the scan, straightened by the worker ----
   const upload = document.getElementById("upload-form");
@@ -152,13 +153,20 @@
       return;
     }
     handles.removeAttribute("hidden");
-    const size = 22 * scale();
+    // Outside the corners, so a small region (the card number) stays free to drag by its
+    // middle; kept on the card where a region touches its edge.
+    const size = 20 * scale();
     const [left, top, right, bottom] = active.box;
-    const at = { nw: [left, top], ne: [right, top], sw: [left, bottom], se: [right, bottom] };
+    const at = {
+      nw: [left * W - size, top * H - size],
+      ne: [right * W, top * H - size],
+      sw: [left * W - size, bottom * H],
+      se: [right * W, bottom * H],
+    };
     corners.forEach((handle) => {
       const [x, y] = at[handle.dataset.corner];
-      handle.setAttribute("x", x * W - size / 2);
-      handle.setAttribute("y", y * H - size / 2);
+      handle.setAttribute("x", clamp(x, 0, W - size));
+      handle.setAttribute("y", clamp(y, 0, H - size));
       handle.setAttribute("width", size);
       handle.setAttribute("height", size);
     });
@@ -206,7 +214,6 @@
     }
   });
 
-  const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
   const point = (event) => {
     const rect = svg.getBoundingClientRect();
     return [(event.clientX - rect.left) / rect.width, (event.clientY - rect.top) / rect.height];
