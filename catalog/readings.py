@@ -221,6 +221,10 @@ def failure_said(job: ReadingJob) -> str:
     """Why a job failed, in the active language (a bad-input message is the pipeline's own)."""
     if job.reason == ReadingJob.Reason.TOOLS:
         return tools_missing_said() or job.message
+    if job.reason == ReadingJob.Reason.BAD_INPUT:
+        from catalog.reading_said import said
+
+        return said(job.message)
     return _failure_texts().get(job.reason, job.message)
 
 

@@ -304,6 +304,8 @@ def test_a_photo_with_no_card_says_it_could_not_be_straightened(
     page = alice_client.get(response["Location"])
     body = page.content.decode()
     assert 'id="job-failed"' in body and "could not be straightened" in body
+    japanese = alice_client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert "写真にカードが見つかりません" in japanese
     assert 'id="upload-form"' in body
     assert not LayoutProposal.objects.exists()
 
@@ -456,3 +458,31 @@ def test_an_accepted_layout_is_public_with_its_template(proposal, carol_client, 
     assert anon_client.get(proposal.get_absolute_url()).status_code == 200
     image = anon_client.get(reverse("catalog:layout-template", args=[proposal.pk]))
     assert image.status_code == 200 and image["Cache-Control"].startswith("public")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"", b"not an image", "1x1", "strip", "no card"],
+    ids=["empty", "not-an-image", "1x1", "strip", "no-card"],
+)
+def test_the_pipelines_refusals_are_said_in_japanese(data):
+    """Each sentence the pipeline refuses a photo with is recognised and translated."""
+    import numpy as np
+    from django.utils import translation
+
+    from catalog.reading import straighten
+    from catalog.reading.errors import ReadingError
+    from catalog.reading_said import said
+
+    sizes = {"1x1": (1, 1), "strip": (1000, 100), "no card": (800, 600)}
+    try:
+        image = straighten.load_image(png(*sizes[data]) if data in sizes else data)
+        straighten.find_cards(np.zeros_like(image))
+    except ReadingError as exc:
+        message = str(exc)
+    else:
+        pytest.fail("the pipeline accepted it")
+    with translation.override("ja"):
+        japanese = said(message)
+    assert japanese != message
+    assert not any(word in japanese for word in ("image", "photo", "card", "pixels"))
