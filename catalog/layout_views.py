@@ -149,8 +149,11 @@ def _said(exc: ProposalError) -> list[str]:
     labels["reason"] = _("Reason")
     out = []
     for problem in exc.problems:
+        # The review checks (catalog.contributions.services.check_reviewer) word theirs in
+        # English; the catalogue has them.
+        message = _(problem.message) if isinstance(problem.message, str) else problem.message
         label = labels.get(problem.field)
-        out.append(f"{label}: {problem.message}" if label else problem.message)
+        out.append(f"{label}: {message}" if label else message)
     return out
 
 

@@ -417,6 +417,13 @@ def test_an_editor_cannot_accept_their_own_unless_trusted(job, alice, basic):
     )
     assert response.status_code == 400
     assert "another editor must" in response.content.decode()
+    client.cookies["django_language"] = "ja"
+    response = client.post(
+        reverse("catalog:layout-proposal-review", args=[proposal.pk]),
+        {"action": "accept", "version": "1"},
+    )
+    problems = response.content.decode().split('id="review-problems"')[1].split("</div>")[0]
+    assert "自分の提案は承認できません" in problems
     assert not SetLayout.objects.exists()
 
 
@@ -486,3 +493,38 @@ def test_the_pipelines_refusals_are_said_in_japanese(data):
         japanese = said(message)
     assert japanese != message
     assert not any(word in japanese for word in ("image", "photo", "card", "pixels"))
+
+
+def test_the_layout_pages_in_japanese_have_no_english_ui_text(
+    proposal, job, alice, carol, carol_client, basic
+):
+    from tests.test_japanese_pages import _data_words, english_in
+
+    alice_ja = Client()
+    alice_ja.force_login(alice)
+    for client in (alice_ja, carol_client):
+        client.cookies["django_language"] = "ja"
+    allowed = _data_words() | {"my own card", "carol", "JST", "#"}
+    mark = reverse("catalog:layout-mark", args=["BS"])
+    bad = region_post(layouts.generated_regions(basic), job=job.token) | {"art-right": "1.2"}
+    pages = [
+        alice_ja.get(reverse("catalog:set-layout", args=["BS"])),
+        alice_ja.get(mark),
+        alice_ja.get(mark, {"job": job.token}),
+        alice_ja.post(mark, bad),
+        alice_ja.get(proposal.get_absolute_url()),
+        alice_ja.get(reverse("catalog:layout-proposal-edit", args=[proposal.pk])),
+        carol_client.get(proposal.get_absolute_url()),
+        carol_client.post(
+            reverse("catalog:layout-proposal-review", args=[proposal.pk]),
+            {"action": "reject", "version": "1"},
+        ),
+        carol_client.get(reverse("catalog:review-queue")),
+    ]
+    for page in pages:
+        assert page.status_code in (200, 400), page.status_code
+        found = english_in(page.content.decode(), allowed)
+        assert not found, (page.request["PATH_INFO"], found)
+    carol_client.cookies["django_language"] = "en"
+    english = carol_client.get(proposal.get_absolute_url())
+    assert english_in(english.content.decode(), allowed)  # the net does catch English
