@@ -251,7 +251,7 @@ def _mark_context(request, card_set: CardSet, **extra) -> dict:
 
 def _own_job(request, token: str, card_set: CardSet) -> ReadingJob | None:
     token = (token or "").strip()[:64]
-    if not token:
+    if not token or "\x00" in token:  # PostgreSQL refuses NUL in a query
         return None
     return ReadingJob.objects.filter(
         token=token, user=request.user, card_set=card_set, kind=ReadingJob.Kind.STRAIGHTEN

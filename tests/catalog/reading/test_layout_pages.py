@@ -182,6 +182,7 @@ def test_the_straightened_card_is_shown_with_the_generated_regions_to_move(
 def test_someone_elses_job_is_not_found(job, bob_client):
     url = reverse("catalog:layout-mark", args=["BS"])
     assert bob_client.get(url, {"job": job.token}).status_code == 404
+    assert bob_client.get(url, {"job": "\x00"}).status_code in (400, 404)
 
 
 def test_marked_regions_become_a_pending_proposal(job, alice_client, basic):
