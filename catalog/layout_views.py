@@ -381,6 +381,7 @@ def _proposal_context(request, proposal: LayoutProposal, **extra) -> dict:
         "current": current,
         "regions": rows,
         "current_regions": _region_rows(now) if current else [],
+        "current_url": _set_template_url(current),
         "history": list(layouts.layout_history(proposal.card_set)),
         "can_review": is_editor(request.user),
         "can_accept": (not own and is_editor(request.user)) or (own and is_trusted(request.user)),

@@ -529,3 +529,22 @@ def test_the_layout_pages_in_japanese_have_no_english_ui_text(
     carol_client.cookies["django_language"] = "en"
     english = carol_client.get(proposal.get_absolute_url())
     assert english_in(english.content.decode(), allowed)  # the net does catch English
+
+
+def test_a_second_layout_is_compared_with_the_one_in_use(proposal, job, alice, carol_client, basic):
+    carol_client.post(
+        reverse("catalog:layout-proposal-review", args=[proposal.pk]),
+        {"action": "accept", "version": "1"},
+    )
+    regions = layouts.generated_regions(basic)
+    regions["number"] = [0.1, 0.9, 0.3, 0.95]
+    second = layouts.layout_proposal_create(
+        proposer=alice, job=job, regions=regions, source="a second copy"
+    )
+    assert second.base_version == 1
+    body = carol_client.get(second.get_absolute_url()).content.decode()
+    assert '<tr data-region="number" class="changed">' in body
+    assert '<tr data-region="art" class="">' in body
+    assert reverse("catalog:set-layout-template", args=["BS"]) + "?v=1" in body
+    page = carol_client.get(reverse("catalog:set-layout", args=["BS"])).content.decode()
+    assert second.get_absolute_url() in page.split('id="layout-pending"')[1]
