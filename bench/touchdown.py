@@ -10,7 +10,7 @@
         # does random kicking pay? always-random against always-normal over a grid of variants
     .venv/bin/python bench/touchdown.py adaptive [--set NAME=V ...]  # the adaptive table
     .venv/bin/python bench/touchdown.py recommend [--preview] [--bots greedy] [-j 2] \
-        [--band 0.1,0.48,0.52] [--json PATH] [--csv | --deals]
+        [--stronger search] [--band 0.1,0.48,0.52] [--json PATH] [--csv | --deals]
         # issue #28: the variants that bring the random kick's edge into the band, ranked
 
 Variant options (--set, --param) are Options fields: onside_rolls, random_kick_base, kick_floor
@@ -276,6 +276,7 @@ def recommend(args: argparse.Namespace) -> None:
             preview=args.preview,
             runner=runner,
             resamples=args.boot,
+            stronger=args.stronger or None,
         )
         elapsed = time.perf_counter() - start
         results.append(result)
@@ -301,6 +302,16 @@ def recommend(args: argparse.Namespace) -> None:
                     f"{report.figure_text(row['points_change'], '{:+.2f}')}, tricks a game "
                     f"{report.figure_text(row['tricks_change'], '{:+.2f}')}"
                 )
+            if "strength" in result:
+                check = result["strength"]
+                print(f"-- {check['headline']['en']}\n   {check['headline']['ja']}")
+                for row in check["rows"]:
+                    print(
+                        f"   {row['verdict']:>7}: {row['sentence']['en']} margin "
+                        f"{report.figure_text(row['weaker']['margin'], '{:+.2f}')} -> "
+                        f"{report.figure_text(row['stronger']['margin'], '{:+.2f}')} "
+                        f"(paired shift {report.figure_text(row['margin_shift'], '{:+.2f}')})"
+                    )
         print(
             f"[{bot}: {elapsed:.1f} s wall, {args.jobs} worker(s), {_cpu():.1f} s CPU in all]",
             file=sys.stderr,
@@ -340,6 +351,9 @@ def main() -> None:
     parser.add_argument("--csv", action="store_true")
     parser.add_argument("--deals", action="store_true", help="recommend: every deal's unit")
     parser.add_argument("--preview", action="store_true", help="recommend: the quick preview")
+    parser.add_argument(
+        "--stronger", default="", help="recommend: check the shortlist with this bot (search)"
+    )
     parser.add_argument("--band", default="0.1,0.48,0.52", help="recommend: |margin|,low,high")
     parser.add_argument("--json", default="", help="recommend: write the results here")
     args = parser.parse_args()

@@ -144,7 +144,14 @@ def regions_from_post(post) -> dict:
     return regions
 
 
-def _said(exc: ProposalError) -> list[str]:
+def _listed(pairs) -> list[dict]:
+    """The problems as the pages list them at the top: each message, linked to its field."""
+    anchors = {name: f"region-{name}" for name in FIELDS}
+    anchors.update({name: f"id_{name}" for name in ("source", "note", "photo", "reason")})
+    return [{"anchor": anchors.get(field, ""), "message": message} for field, message in pairs]
+
+
+def _said(exc: ProposalError) -> list[dict]:
     labels = {**region_labels(), "source": _("Source"), "note": _("Note for the editors")}
     labels["reason"] = _("Reason")
     out = []
@@ -153,8 +160,8 @@ def _said(exc: ProposalError) -> list[str]:
         # English; the catalogue has them.
         message = _(problem.message) if isinstance(problem.message, str) else problem.message
         label = labels.get(problem.field)
-        out.append(f"{label}: {message}" if label else message)
-    return out
+        out.append((problem.field, f"{label}: {message}" if label else message))
+    return _listed(out)
 
 
 # ----- the set's layout ---------------------------------------------------------------------
@@ -283,7 +290,9 @@ def layout_mark(request, code):
 def _mark_upload(request, card_set: CardSet):
     """The scan, sent by the plain form (no JavaScript): queue its straightening."""
     if readings.tools_missing_said():
-        context = _mark_context(request, card_set, problems=[readings.tools_missing_said()])
+        context = _mark_context(
+            request, card_set, problems=_listed([("", readings.tools_missing_said())])
+        )
         return render(request, "catalog/layout_mark.html", context, status=400)
     try:
         job = readings.reading_job_create(
@@ -294,7 +303,9 @@ def _mark_upload(request, card_set: CardSet):
         )
     except readings.ReadingRefused as exc:
         problem = _("Scan or photo of the card: %(problem)s") % {"problem": exc}
-        context = _mark_context(request, card_set, problems=[problem], error_fields=["photo"])
+        context = _mark_context(
+            request, card_set, problems=_listed([("photo", problem)]), error_fields=["photo"]
+        )
         return render(request, "catalog/layout_mark.html", context, status=400)
     return redirect(f"{request.path}?job={job.token}")
 
@@ -307,9 +318,8 @@ def _mark_send(request, card_set: CardSet):
     context["apply_now"] = bool(request.POST.get("apply_now"))
     if job is None or job.status != ReadingJob.Status.DONE:
         context["job"] = None
-        context["problems"] = [
-            _("Scan or photo of the card: send a scan first; it has not been straightened.")
-        ]
+        said = _("Scan or photo of the card: send a scan first; it has not been straightened.")
+        context["problems"] = _listed([("photo", said)])
         context["error_fields"] = ["photo"]
         return render(request, "catalog/layout_mark.html", context, status=400)
     context["regions"] = _region_rows(None, _typed(request.POST))
@@ -324,7 +334,7 @@ def _mark_send(request, card_set: CardSet):
             apply_now=context["apply_now"],
         )
     except RegionsRefused as exc:
-        context["problems"] = [message for _name, message in exc.problems]
+        context["problems"] = _listed(exc.problems)
         context["error_fields"] = [name for name, _message in exc.problems]
         return render(request, "catalog/layout_mark.html", context, status=400)
     except ProposalError as exc:
@@ -411,11 +421,11 @@ def layout_proposal_review(request, pk):
     form = ReviewForm(request.POST)
     if not form.is_valid():
         labels = {"action": _("Decision"), "reason": _("Reason"), "version": _("Version")}
-        problems = [
-            f"{labels.get(field, field)}: {error}"
+        problems = _listed(
+            (field, f"{labels.get(field, field)}: {error}")
             for field, errors in form.errors.items()
             for error in errors
-        ]
+        )
         context = _proposal_context(request, proposal, problems=problems)
         return render(request, "catalog/layout_proposal.html", context, status=400)
     action, reason = form.cleaned_data["action"], form.cleaned_data["reason"]
@@ -486,7 +496,7 @@ def layout_proposal_edit(request, pk):
             note=values["note"],
         )
     except RegionsRefused as exc:
-        context["problems"] = [message for _name, message in exc.problems]
+        context["problems"] = _listed(exc.problems)
         context["error_fields"] = [name for name, _message in exc.problems]
         return render(request, "catalog/layout_mark.html", context, status=400)
     except ProposalError as exc:

@@ -11,7 +11,10 @@ within `READING_SOFT_SECONDS`:
 - read: read the set layout's fields, each with a confidence; a field under the threshold
   comes back empty (the grid leaves it empty and highlighted, issue #25, 2.);
 - recognise: split the photo into its cards (a binder page holds 9) and match each card's art
-  against the set's approved scans: the top 3, or an abstention with its reason (3.).
+  against the set's approved scans: the top 3, or an abstention with its reason and its `why`
+  word ("too_close", "unlike", "no_references") for a page to say in its own language, and
+  each card's `box` in the photo (fractions of its size) for a page to show the user's crop
+  (3.; the photo to collection page is decks.collections.photo_views).
 
 The page polls the job (`job_state`) for its progress and then its result; a job that runs
 past its time ends failed with a message, and `readings_sweep` (celery beat, with the scan
@@ -27,13 +30,13 @@ from datetime import timedelta
 from celery import current_app
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile, File
 from django.core.files.storage import default_storage
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from catalog.contributions.services import lock_user
 from catalog.models import CardScan, CardSet, ReadingJob, SetLayout
 from catalog.scans import EXTENSIONS, ScanError, scan_deadline, scan_probe
 
@@ -86,6 +89,40 @@ def _template(row: SetLayout):
         return None
     image = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return image
+
+
+@dataclass(frozen=True)
+class SetReadiness:
+    """Whether a set's cards can be recognised from a photo: a marked layout and approved
+    front scans to compare with (the photo to collection page lists the ready sets first)."""
+
+    card_set: CardSet
+    has_layout: bool
+    scans: int  # cards of the set with an approved front scan
+
+    @property
+    def ready(self) -> bool:
+        return self.has_layout and self.scans > 0
+
+
+def sets_for_recognition() -> list[SetReadiness]:
+    """Every set with its readiness for recognition: the ready ones first, each group in the
+    catalog's order."""
+    from django.db.models import Count
+
+    laid_out = set(SetLayout.objects.values_list("card_set_id", flat=True))
+    per_set = (
+        CardScan.objects.filter(side=CardScan.Side.FRONT)
+        .exclude(card=None)
+        .values("card__card_set_id")
+        .annotate(cards=Count("card", distinct=True))
+    )
+    scanned = {row["card__card_set_id"]: row["cards"] for row in per_set}
+    rows = [
+        SetReadiness(card_set=s, has_layout=s.pk in laid_out, scans=scanned.get(s.pk, 0))
+        for s in CardSet.objects.order_by("display_order")
+    ]
+    return sorted(rows, key=lambda row: not row.ready)  # stable: catalog order within each
 
 
 # -- creating a job (the request) ------------------------------------------------------------
@@ -159,7 +196,8 @@ def reading_job_create(*, user, card_set: CardSet, kind: str, upload) -> Reading
     except ScanError as exc:
         raise ReadingRefused(str(exc)) from None
     with transaction.atomic():
-        lock_user(user)  # serialises one user's concurrent uploads: the counts cannot race
+        # Lock the user's row: one user's concurrent uploads are counted one after the other.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").get()
         if jobs_pending(user) >= settings.READING_PENDING_MAX:
             raise ReadingRefused(
                 _(
@@ -221,10 +259,11 @@ def failure_said(job: ReadingJob) -> str:
     """Why a job failed, in the active language (a bad-input message is the pipeline's own)."""
     if job.reason == ReadingJob.Reason.TOOLS:
         return tools_missing_said() or job.message
-    if job.reason == ReadingJob.Reason.BAD_INPUT:
-        from catalog.reading_said import said
+    error = (job.result or {}).get("error") if isinstance(job.result, dict) else None
+    if job.reason == ReadingJob.Reason.BAD_INPUT and isinstance(error, dict):
+        from catalog.reading.errors import say
 
-        return said(job.message)
+        return say(str(error.get("template", "")), error.get("params") or {})
     return _failure_texts().get(job.reason, job.message)
 
 
@@ -260,13 +299,19 @@ def _finish(job_id: int, *, status: str, reason="", message="", result=None, ima
     return job
 
 
-def _fail(job_id: int, reason: str, message: str = "", cpu=None):
+def _fail(job_id: int, reason: str, message: str = "", cpu=None, error=None):
     if not message:
-        from django.utils import translation
-
         with translation.override("en"):  # the stored sentence, for the admin and the logs
             message = _failure_texts()[reason]
-    return _finish(job_id, status=ReadingJob.Status.FAILED, reason=reason, message=message, cpu=cpu)
+    result = {"error": error} if error else None
+    return _finish(
+        job_id,
+        status=ReadingJob.Status.FAILED,
+        reason=reason,
+        message=message,
+        cpu=cpu,
+        result=result,
+    )
 
 
 def reading_job_process(job_id: int) -> ReadingJob | None:
@@ -293,7 +338,13 @@ def reading_job_process(job_id: int) -> ReadingJob | None:
         with scan_deadline(settings.READING_SOFT_SECONDS):
             outcome = READERS[job.kind](job, data)
     except ReadingError as exc:
-        return _fail(job_id, ReadingJob.Reason.BAD_INPUT, str(exc), time.process_time() - started)
+        # Kept as its template and values, said in the language of whoever reads the page.
+        said = {"template": exc.template, "params": exc.params, "field": exc.field}
+        with translation.override("en"):
+            english = exc.said()
+        return _fail(
+            job_id, ReadingJob.Reason.BAD_INPUT, english, time.process_time() - started, said
+        )
     except _NoLayout:
         return _fail(job_id, ReadingJob.Reason.NO_LAYOUT)
     except SoftTimeLimitExceeded:
@@ -364,6 +415,8 @@ def _recognise(job: ReadingJob, data: bytes):
                 "place": place,
                 "best": match.best,
                 "reason": match.reason,
+                "why": match.why,
+                "box": list(card.box),
                 "top": [{"card": card_id, "distance": distance} for card_id, distance in match.top],
             }
         )

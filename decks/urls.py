@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 from decks import views
+from decks.collections import photo_views
 from decks.collections import views as cv
 
 app_name = "decks"
@@ -32,6 +33,9 @@ collection_patterns = [
     path("", cv.collection_home, name="collection"),
     path("grid/", cv.collection_grid_save, name="collection-grid"),
     path("add/", cv.collection_add, name="collection-add"),
+    path("photo/", photo_views.collection_photo, name="collection-photo"),
+    path("photo/<str:token>/", photo_views.collection_photo_job, name="collection-photo-job"),
+    path("photo/<str:token>/add/", photo_views.collection_photo_add, name="collection-photo-add"),
     path("cards/<str:card_id>/", cv.collection_card_save, name="collection-card"),
     path("sets/<str:code>/", cv.collection_set, name="collection-set"),
     path("import/", cv.collection_import, name="collection-import"),

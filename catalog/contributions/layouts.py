@@ -11,7 +11,6 @@ at once. The accepted proposals of a set are its layout's history.
 """
 
 from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -67,10 +66,10 @@ def _straightened(job: ReadingJob, proposer) -> bytes:
         or not job.image
     ):
         raise _problem("scan", _("Mark the layout on a scan of yours that has been straightened."))
-    # Read here, not through catalog.readings (which uses this package's services): no cycle.
+    from catalog.readings import image_png
+
     try:
-        with default_storage.open(job.image.name, "rb") as handle:
-            return handle.read()
+        return image_png(job)
     except (OSError, ValueError):
         raise _problem(
             "scan", _("The straightened scan is no longer kept; send the scan again.")

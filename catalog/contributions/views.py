@@ -763,6 +763,8 @@ def open_data_import(request):
             "problems": problems,
             "max_cards": settings.OPEN_DATA_IMPORT_MAX_CARDS,
             "max_bytes": settings.OPEN_DATA_IMPORT_MAX_BYTES,
+            # said as the refusals say it ("10,000,000 bytes"), the size in MB beside it
+            "max_bytes_said": f"{settings.OPEN_DATA_IMPORT_MAX_BYTES:,}",
         },
         status=status,
     )

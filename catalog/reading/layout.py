@@ -77,7 +77,9 @@ class Layout:
             regions[name] = _region(name, box)
         for name in REQUIRED:
             if name not in regions:
-                raise ReadingError(f"The layout has no region for the {name}.", field=name)
+                raise ReadingError(
+                    "The layout has no region for the %(region)s.", {"region": name}, field=name
+                )
         return cls(set_code=set_code, regions=regions)
 
     def fields(self, kind: str) -> list[str]:
@@ -87,27 +89,35 @@ class Layout:
 def _region(name, box) -> Region:
     if name not in FIELDS:
         known = ", ".join(FIELDS)
-        raise ReadingError(f"Unknown region “{name}” (known: {known}).", field="layout")
+        raise ReadingError(
+            "Unknown region “%(name)s” (known: %(known)s).",
+            {"name": name, "known": known},
+            field="layout",
+        )
     if not isinstance(box, (list, tuple)) or len(box) != 4:
         raise ReadingError(
-            f"The {name} region needs four numbers: left, top, right, bottom.", field=name
+            "The %(region)s region needs four numbers: left, top, right, bottom.",
+            {"region": name},
+            field=name,
         )
     try:
         left, top, right, bottom = (float(v) for v in box)
     except (TypeError, ValueError):
         raise ReadingError(
-            f"The {name} region has a value that is not a number.", field=name
+            "The %(region)s region has a value that is not a number.", {"region": name}, field=name
         ) from None
     if not all(0.0 <= v <= 1.0 for v in (left, top, right, bottom)):
         raise ReadingError(
-            f"The {name} region is marked outside the card: every edge must lie on the image "
-            f"(0 to 1), got {left:g}, {top:g}, {right:g}, {bottom:g}.",
+            "The %(region)s region is marked outside the card: every edge must lie on the image "
+            "(0 to 1), got %(edges)s.",
+            {"region": name, "edges": f"{left:g}, {top:g}, {right:g}, {bottom:g}"},
             field=name,
         )
     if right - left < MIN_REGION or bottom - top < MIN_REGION:
         raise ReadingError(
-            f"The {name} region is empty or upside down: right must be past left and bottom "
+            "The %(region)s region is empty or upside down: right must be past left and bottom "
             "below top.",
+            {"region": name},
             field=name,
         )
     return Region(left, top, right, bottom)

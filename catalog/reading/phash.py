@@ -39,23 +39,34 @@ class Match:
     top: list[tuple[str, int]]  # (card id, distance in bits), best first, at most 3
     best: str | None  # None: abstained (too close to call, or no card of the set)
     reason: str = ""
+    # Why it abstained, as a word a page can say in its own language: "no_references",
+    # "unlike" (nothing close enough) or "too_close" (the best two within ABSTAIN_MARGIN).
+    why: str = ""
 
 
 def match(photo_hash: np.ndarray, references: dict[str, np.ndarray]) -> Match:
     """Rank the reference hashes (card id → hash) by distance to the photo's; top 3."""
     if not references:
-        return Match(top=[], best=None, reason="The set has no approved scans to compare with.")
+        return Match(
+            top=[],
+            best=None,
+            reason="The set has no approved scans to compare with.",
+            why="no_references",
+        )
     ids = list(references)
     table = np.stack([references[i] for i in ids])
     distances = np.count_nonzero(table != photo_hash[None, :], axis=1)
     order = np.argsort(distances, kind="stable")[:3]
     top = [(ids[i], int(distances[i])) for i in order]
     if top[0][1] > MAX_DISTANCE:
-        return Match(top=top, best=None, reason="No approved scan of the set looks like it.")
+        return Match(
+            top=top, best=None, reason="No approved scan of the set looks like it.", why="unlike"
+        )
     if len(top) > 1 and top[1][1] - top[0][1] < ABSTAIN_MARGIN:
         return Match(
             top=top,
             best=None,
             reason=f"Too close to call between {top[0][0]} and {top[1][0]}: pick one.",
+            why="too_close",
         )
     return Match(top=top, best=top[0][0])

@@ -22,6 +22,9 @@ class FoundCard:
     image: np.ndarray  # straightened, CARD_WIDTH×CARD_HEIGHT BGR
     match: phash.Match | None = None
     fields: dict[str, ocr.Field] = field(default_factory=dict)
+    # Where the card lies in the photo: x, y, width, height as fractions of the photo's size,
+    # so a page can show the user's own crop beside the match.
+    box: tuple[float, float, float, float] = (0.0, 0.0, 1.0, 1.0)
 
 
 def upright(image: np.ndarray, quad: np.ndarray, layout: Layout, template=None) -> np.ndarray:
@@ -56,12 +59,21 @@ def recognise(
     image = straighten.load_image(data)
     found = []
     for quad in straighten.find_cards(image, most=BINDER_PAGE):
-        card = FoundCard(image=upright(image, quad, layout, template))
+        card = FoundCard(image=upright(image, quad, layout, template), box=_box(quad, image))
         card.match = phash.match(phash.art_hash(card.image, layout), references)
         if read_fields:
             card.fields = ocr.read_fields(card.image, layout)
         found.append(card)
     return found
+
+
+def _box(quad: np.ndarray, image: np.ndarray) -> tuple[float, float, float, float]:
+    height, width = image.shape[:2]
+    left, top = (float(v) for v in quad.min(axis=0))
+    right, bottom = (float(v) for v in quad.max(axis=0))
+    left, top = max(0.0, left / width), max(0.0, top / height)
+    right, bottom = min(1.0, right / width), min(1.0, bottom / height)
+    return (round(left, 4), round(top, 4), round(right - left, 4), round(bottom - top, 4))
 
 
 def reference_hashes(scans: dict[str, np.ndarray], layout: Layout) -> dict[str, np.ndarray]:

@@ -16,7 +16,7 @@ import warnings
 
 import cv2
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageOps
 
 from catalog.reading.errors import ReadingError
 from catalog.reading.layout import CARD_HEIGHT, CARD_WIDTH
@@ -35,7 +35,7 @@ def load_image(data: bytes) -> np.ndarray:
     if not data:
         raise ReadingError("The file is empty.")
     if len(data) > MAX_BYTES:
-        raise ReadingError(f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB.")
+        raise ReadingError("The file is larger than %(mb)s MB.", {"mb": MAX_BYTES // (1024 * 1024)})
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
@@ -44,12 +44,15 @@ def load_image(data: bytes) -> np.ndarray:
                 _check_size(width, height)
                 probe.verify()
             with Image.open(io.BytesIO(data)) as picture:
-                picture = picture.convert("RGB")
+                # A phone stores the photo as its sensor saw it and says how to turn it in
+                # EXIF (Orientation); the page shows it turned, so the reading turns it too.
+                picture = ImageOps.exif_transpose(picture).convert("RGB")
     except ReadingError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise ReadingError(
-            f"The image is too large to open safely (more than {MAX_PIXELS:,} pixels)."
+            "The image is too large to open safely (more than %(pixels)s pixels).",
+            {"pixels": f"{MAX_PIXELS:,}"},
         ) from None
     except Exception:  # PIL raises many kinds for a broken or foreign file
         raise ReadingError(
@@ -61,18 +64,19 @@ def load_image(data: bytes) -> np.ndarray:
 def _check_size(width: int, height: int) -> None:
     if width * height > MAX_PIXELS or max(width, height) > MAX_SIDE:
         raise ReadingError(
-            f"The image is {width}×{height} pixels: too large to open safely "
-            f"(at most {MAX_SIDE:,} px a side and {MAX_PIXELS:,} pixels)."
+            "The image is %(size)s pixels: too large to open safely "
+            "(at most %(side)s px a side and %(pixels)s pixels).",
+            {"size": f"{width}×{height}", "side": f"{MAX_SIDE:,}", "pixels": f"{MAX_PIXELS:,}"},
         )
     if min(width, height) < MIN_SIDE:
         raise ReadingError(
-            f"The image is {width}×{height} pixels: too small to show a card "
-            f"(at least {MIN_SIDE} px a side)."
+            "The image is %(size)s pixels: too small to show a card (at least %(side)s px a side).",
+            {"size": f"{width}×{height}", "side": MIN_SIDE},
         )
     if max(width, height) > MAX_ASPECT * min(width, height):
         raise ReadingError(
-            f"The image is {width}×{height} pixels: a strip, not a photo of a card "
-            f"(at most {MAX_ASPECT}:1)."
+            "The image is %(size)s pixels: a strip, not a photo of a card (at most %(ratio)s:1).",
+            {"size": f"{width}×{height}", "ratio": MAX_ASPECT},
         )
 
 
@@ -180,8 +184,8 @@ def find_cards(image: np.ndarray, *, most: int = 9) -> list[np.ndarray]:
         )
     if len(kept) > most:
         raise ReadingError(
-            f"Found {len(kept)} cards in the photo; a photo may hold at most {most} "
-            "(one binder page)."
+            "Found %(n)s cards in the photo; a photo may hold at most %(most)s (one binder page).",
+            {"n": len(kept), "most": most},
         )
     quads = [q / scale for _, q in kept]
     # Reading order: rows (by centre y, a row being within half a card's height), then x.

@@ -368,6 +368,90 @@ def collection_add_copies(*, owner, card_id: str, delta: int) -> int:
     return entry.quantity
 
 
+def collection_add_found(*, owner, items: list[dict]) -> list[CollectionEntry]:
+    """Add copies of cards recognised from a photo (each item: card, quantity of at least 1,
+    printing (blank: the first), condition, and `where`, how the page names it), whole or not
+    at all: every bad item is named, and nothing is added unless every one is good. A row that
+    exists gets the copies on top of its own (its trade and want marks kept); no row may pass
+    the maximum. Return the rows as they are after the add."""
+    problems: list[str] = []
+    checked: list[tuple[str, EntryData]] = []
+    for index, raw in enumerate(items, start=1):
+        where = str(raw.get("where") or "") or _("Entry %(n)d") % {"n": index}
+        if not str(raw.get("card") or "").strip():
+            problems.append(_("%(where)s: choose which card it is.") % {"where": where})
+            continue
+        entry = entry_data_check(
+            {key: raw.get(key) for key in ("card", "quantity", "printing", "condition")},
+            where=where,
+            problems=problems,
+        )
+        if entry is not None and entry.quantity < 1:
+            problems.append(_("%(where)s: add at least one copy.") % {"where": where})
+        elif entry is not None:
+            checked.append((where, entry))
+    if not items:
+        problems.append(_("Nothing to add: choose a card first."))
+    # The same printing and condition twice (two copies of one card on a binder page) adds up.
+    merged: dict[tuple, tuple[str, EntryData]] = {}
+    for where, entry in checked:
+        key = (entry.card_id, entry.printing.lower(), entry.condition)
+        if key in merged:
+            first_where, first = merged[key]
+            merged[key] = (first_where, replace(first, quantity=first.quantity + entry.quantity))
+        else:
+            merged[key] = (where, entry)
+    checked = list(merged.values())
+    _check_cards(checked, problems)
+    if problems:
+        raise CollectionError(problems)
+    return _add_copies(owner=owner, checked=checked)
+
+
+@transaction.atomic
+def _add_copies(*, owner, checked: list[tuple[str, EntryData]]) -> list[CollectionEntry]:
+    entries = entries_resolved([entry for _where, entry in checked])
+    rows = {
+        (row.printing_id, row.condition): row
+        for row in CollectionEntry.objects.select_for_update().filter(
+            owner=owner,
+            printing_id__in=[entry.printing_id for entry in entries],
+            language="",
+        )
+    }
+    problems: list[str] = []
+    saved = []
+    for (where, _entry), entry in zip(checked, entries, strict=True):
+        row = rows.get((entry.printing_id, entry.condition))
+        if row is None:
+            row = CollectionEntry(
+                owner=owner,
+                card_id=entry.card_id,
+                printing_id=entry.printing_id,
+                condition=entry.condition,
+                language="",
+            )
+        if row.quantity + entry.quantity > MAX_QUANTITY:
+            problems.append(
+                _("%(where)s: you would own %(n)d copies of %(card)s; at most %(max)d.")
+                % {
+                    "where": where,
+                    "n": row.quantity + entry.quantity,
+                    "card": entry.card_id,
+                    "max": MAX_QUANTITY,
+                }
+            )
+            continue
+        row.quantity += entry.quantity
+        saved.append(row)
+    if problems:
+        raise CollectionError(problems)
+    for row in saved:
+        row.save()
+    collection_get_or_create(owner=owner)
+    return saved
+
+
 def collection_import_csv(*, owner, data: bytes, replace: bool = False) -> int:
     """Import a CSV (header: card,quantity[,printing,condition,language,for_trade,wanted]).
 

@@ -219,6 +219,15 @@ class StudyFields(forms.Form):
     band_high = forms.FloatField(
         required=False, min_value=0, max_value=1, initial=0.52, label=_("… highest win rate")
     )
+    stronger = forms.BooleanField(
+        required=False,
+        initial=True,
+        label=_("… check the answer with a stronger player (search bots)"),
+        help_text=_(
+            "The best variants and the draft are played again with the search bot; the page "
+            "says first whether the answer changes with strength."
+        ),
+    )
 
     def clean(self):
         data = super().clean()
@@ -311,6 +320,7 @@ class LabForm(forms.Form):
                 "kind": "recommend",
                 "bot": data["bot"],
                 "preview": mode == "recommend_preview",
+                "stronger": "search" if data.get("stronger") and data["bot"] != "search" else "",
                 "band": {
                     "margin": data["band_margin"],
                     "low": data["band_low"],

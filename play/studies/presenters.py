@@ -295,6 +295,7 @@ def recommend_view(results: dict) -> dict:
         }
 
     return {
+        "strength": _strength_view(found.get("strength"), first),
         "band": found["band"],
         "bot": str(BOT_LABELS.get(found["bot"], found["bot"])),
         "preview": found["preview"],
@@ -303,4 +304,46 @@ def recommend_view(results: dict) -> dict:
         "draft": row(found["draft"]),
         "rows": [row(item) for item in found["shortlist"]],
         "variants": found["stages"][0]["variants"] if found["stages"] else 0,
+    }
+
+
+def _status(item: dict) -> str:
+    if item["sure"]:
+        return _("in the band, surely")
+    return _("in the band") if item["in_band"] else _("out of the band")
+
+
+def _strength_view(check: dict | None, lang: str) -> dict | None:
+    """The stronger player's check (issue #28 item 4): its headline first, then each checked
+    variant's verdict with the greedy and the stronger figures on the same deals."""
+    if not check:
+        return None
+    verdicts = {
+        "changes": _("the answer changes"),
+        "shifts": _("the edge moves; the verdict holds"),
+        "holds": _("holds"),
+    }
+    rows = []
+    for row in check["rows"]:
+        rows.append(
+            {
+                "draft": row["draft"],
+                "sentence": _("Draft 5 as it stands") if row["draft"] else row["sentence"][lang],
+                "weaker_margin": figure_text(row["weaker"]["margin"], "{:+.2f}"),
+                "weaker_status": _status(row["weaker"]),
+                "stronger_margin": figure_text(row["stronger"]["margin"], "{:+.2f}"),
+                "stronger_win": figure_text(row["stronger"]["win_rate"], "{:.3f}"),
+                "stronger_status": _status(row["stronger"]),
+                "shift": figure_text(row["margin_shift"], "{:+.2f}"),
+                "verdict": row["verdict"],
+                "verdict_said": verdicts.get(row["verdict"], row["verdict"]),
+            }
+        )
+    return {
+        "headline": check["headline"][lang],
+        "changed": bool(check["changed"]),
+        "bot": str(BOT_LABELS.get(check["bot"], check["bot"])),
+        "deals": check["deals"],
+        "games": check["games"],
+        "rows": rows,
     }

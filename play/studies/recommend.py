@@ -216,10 +216,12 @@ def search(
     stages: int | None = None,
     runner: Runner = run_in_process,
     resamples: int = matchups.BOOTSTRAP,
+    stronger: str | None = None,
 ) -> dict:
     """Run the adaptive search and return its result (JSON-ready): the stages, the draft's
     figures, the ranked shortlist with intervals, costs and sentences, and every deal's unit of
-    the shortlist and the draft (so a reader can recompute each figure)."""
+    the shortlist and the draft (so a reader can recompute each figure). With `stronger` (a
+    bot), the shortlist's best and the draft are played again with it (`strength_check`)."""
     band = dict(band or BAND)
     plan = settings_of(preview=preview, first_seeds=first_seeds, stages=stages, space=space)
     pool = variants(plan["space"])
@@ -242,7 +244,7 @@ def search(
                 units.pop(key)
             alive = [draft_key, *kept]
         log.append(entry)
-    return finish(
+    result = finish(
         by_key=by_key,
         units=units,
         band=band,
@@ -253,6 +255,12 @@ def search(
         log=log,
         resamples=resamples,
     )
+    if stronger:
+        keys, deals = check_plan(result)
+        played = runner([(by_key[key], deal_seeds(seed, 0, deals)) for key in keys], stronger)
+        strong_units = dict(zip(keys, played, strict=True))
+        result["strength"] = strength_check(result, strong_units, bot=stronger, resamples=resamples)
+    return result
 
 
 def stage_entry(stage: int, stop: int, alive: list[str], log: list[dict]) -> dict:
@@ -404,6 +412,117 @@ def sentence(values: dict, lang: str = "en") -> str:
     return "; ".join(parts) + "." if parts else "keep the rules of draft 5."
 
 
+# ----- a stronger player (issue #28 item 4): does the answer change with strength? -------------
+
+STRONGER = "search"  # the determinised-rollout bot (play/touchdown/search.py)
+# The shortlist's best variants and the draft are played again with the stronger bot on the
+# first deals of the search (paired with the greedy games of the same deals). The search bot
+# takes about 0.13 s a game against greedy's 0.0006, so it plays only where the answer is.
+CHECK = {"top": 6, "deals": 100}
+PREVIEW_CHECK = {"top": 4, "deals": 20}
+
+
+def check_plan(result: dict) -> tuple[list[str], int]:
+    """Return the variants (the draft first) the stronger player checks, and its deals."""
+    plan = PREVIEW_CHECK if result["preview"] else CHECK
+    keys = [row["key"] for row in result["shortlist"][: plan["top"]]]
+    deals = min(plan["deals"], len(result["units"][result["draft"]["key"]]))
+    return [result["draft"]["key"], *keys], deals
+
+
+def _verdict(weaker: dict, stronger: dict, band: dict, shift: dict) -> str:
+    """How the verdict of one variant moves from the greedy bots to the stronger player.
+
+    "changes": in the band with greedy bots and clearly out with the stronger player (its whole
+    interval outside), or out with greedy and surely in with the stronger; "shifts": the edge
+    moves (the paired interval of the change excludes 0) but the verdict holds; else "holds".
+    """
+    out_strong = clearly_out(stronger["quick"], band)
+    if weaker["in_band"] and out_strong:
+        return "changes"
+    if not weaker["in_band"] and stronger["sure"]:
+        return "changes"
+    low, high = shift["interval"]
+    return "shifts" if low > 0 or high < 0 else "holds"
+
+
+def strength_check(
+    result: dict, units: dict[str, list], *, bot: str = STRONGER, resamples: int = 0
+) -> dict:
+    """Compare each checked variant's figures with the stronger player to its greedy ones on the
+    same deals, and say first whether the answer changes with strength."""
+    resamples = resamples or matchups.BOOTSTRAP
+    band, seed = result["band"], result["seed"]
+    draft_key = result["draft"]["key"]
+    rows_by_key = {row["key"]: row for row in [result["draft"], *result["shortlist"]]}
+    deals = len(units[draft_key])
+    rows = []
+    for key, stronger_units in units.items():
+        base = rows_by_key[key]
+        stronger = _row(base["values"], stronger_units, units[draft_key], band, seed, resamples)
+        stronger["quick"] = quick_figures(stronger_units)
+        weaker = [tuple(u) for u in result["units"][key][:deals]]
+        shift = _paired(_per_game(stronger_units, "margin"), _per_game(weaker, "margin"))
+        verdict = _verdict(base, stronger, band, shift)
+        stronger.pop("quick")
+        rows.append(
+            {
+                "key": key,
+                "rank": base.get("rank"),
+                "draft": key == draft_key,
+                "sentence": base["sentence"],
+                "weaker": {
+                    "margin": base["margin"],
+                    "win_rate": base["win_rate"],
+                    "in_band": base["in_band"],
+                    "sure": base["sure"],
+                },
+                "stronger": stronger,
+                "margin_shift": shift,
+                "verdict": verdict,
+            }
+        )
+    changed = [row for row in rows if row["verdict"] == "changes"]
+    return {
+        # every deal's unit of the stronger player's games (matchups.COLUMNS), to recompute
+        "units": {key: [list(u) for u in rows] for key, rows in units.items()},
+        "bot": bot,
+        "teams": list(teams(bot)),
+        "deals": deals,
+        "games": 2 * deals * len(units),
+        "rows": rows,
+        "changed": [row["key"] for row in changed],
+        "headline": {lang: _headline(changed, rows, deals, bot, lang) for lang in ("en", "ja")},
+    }
+
+
+def _headline(changed: list[dict], rows: list[dict], deals: int, bot: str, lang: str) -> str:
+    checked = len(rows) - 1  # the draft aside
+    if lang == "ja":
+        bot = {"search": "探索", "greedy": "貪欲", "random": "ランダム"}.get(bot, bot)
+        if not changed:
+            return (
+                f"強いプレイヤー（{bot} ボット）でも答えは変わりません：上位 {checked} 案と"
+                f"草案5を同じ {deals} 配札で遊び直し、バンドの内外の判定はどれも同じでした。"
+            )
+        names = "／".join(row["sentence"]["ja"] for row in changed)
+        return (
+            f"強いプレイヤー（{bot} ボット）では答えが変わります：{len(changed)} 案の判定が"
+            f"変わりました（{names}）。下の表で、どのボットで何が変わるかを確かめてください。"
+        )
+    if not changed:
+        return (
+            f"The answer does not change with a stronger player ({bot} bots): the top "
+            f"{checked} variants and draft 5, replayed on the same {deals} deals, keep their "
+            "verdict in or out of the band."
+        )
+    names = " / ".join(row["sentence"]["en"] for row in changed)
+    return (
+        f"The answer changes with a stronger player ({bot} bots): {len(changed)} verdicts "
+        f"change ({names}). The table below shows what changes with which bots."
+    )
+
+
 # ----- running a stage's tasks in a pool ---------------------------------------------------------
 
 PIECE = 50  # deal seeds a pool task (a batch chunk's size)
@@ -533,6 +652,11 @@ def markdown(result: dict) -> str:
     lines = [
         f"## Recommendation ({result['bot']} bots): random kick-offs against normal ones",
         "",
+    ]
+    check = result.get("strength")
+    if check:  # said first: whether the answer changes with a stronger player
+        lines += [f"**{check['headline']['en']}**", "", f"**{check['headline']['ja']}**", ""]
+    lines += [
         f"Band: |points margin| ≤ {band['margin']} a game, win rate {band['low']}–{band['high']}."
         f" {result['games']:,} games, {len(result['stages'])} stages"
         f"{' (a quick preview)' if result['preview'] else ''}; 95% intervals; costs against "

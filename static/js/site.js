@@ -56,4 +56,12 @@
     });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", clearGridDraft); else clearGridDraft();
+
+  // A refused form's summary of problems (_error_summary.html) takes the focus, so a phone
+  // shows it and a screen reader reads it first; its links move to each field.
+  function focusErrorSummary() {
+    var summary = document.querySelector("[data-error-summary]");
+    if (summary) summary.focus();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", focusErrorSummary); else focusErrorSummary();
 })();

@@ -129,7 +129,18 @@ class TouchdownKind(BatchKind):
             {"key": recommendation.key_of(v), "values": v, "label": recommendation.key_of(v)}
             for v in pool
         ]
-        clean = {"kind": "recommend", "bot": bot, "band": band, "preview": preview}
+        stronger = study.get("stronger", recommendation.STRONGER)
+        if stronger not in ("", None, *plans.BOTS) or stronger == bot:
+            errors["study_stronger"] = [
+                f"Use one of {', '.join(b for b in plans.BOTS if b != bot)}, or none."
+            ]
+        clean = {
+            "kind": "recommend",
+            "bot": bot,
+            "band": band,
+            "preview": preview,
+            "stronger": stronger or "",
+        }
         params = {
             "runs": plan["first"],
             "study": clean,
@@ -163,25 +174,37 @@ class TouchdownKind(BatchKind):
             stage["start"] + ((spec.index - stage["first_index"]) % per_cell) * recommendation.PIECE
         )
         seeds = recommendation.deal_seeds(params["seed"], start, start + spec.runs)
-        units = recommendation.play_task(
-            sides[spec.opponent]["values"], params["study"]["bot"], seeds
-        )
-        return {"units": {str(s): list(u) for s, u in zip(seeds, units, strict=True)}}, []
+        # The strength check's stage plays the stronger bot on deals greedy played already:
+        # its units are kept apart ("strength_units") from the search's own.
+        bot = stage.get("bot") or params["study"]["bot"]
+        units = recommendation.play_task(sides[spec.opponent]["values"], bot, seeds)
+        name = "strength_units" if stage.get("strength") else "units"
+        return {name: {str(s): list(u) for s, u in zip(seeds, units, strict=True)}}, []
 
-    def _recommend_units(self, *, sides, params, by_opponent) -> dict[str, list]:
-        """Return the units of the cells still in play, in deal order (as in-process)."""
-        stage = params["stages"][-1]
+    def _recommend_units(self, *, sides, params, by_opponent, strength=False) -> dict[str, list]:
+        """Return the units of the cells still in play, in deal order (as in-process): the
+        search's last stage's, or with `strength` the stronger player's check."""
+        stage = self._halving_stages(params)[-1]
+        name = "units"
+        if strength:
+            stage, name = params["stages"][-1], "strength_units"
         order = {
             str(s): n
             for n, s in enumerate(recommendation.deal_seeds(params["seed"], 0, stage["stop"]))
         }
         out = {}
         for cell in stage["cells"]:
-            merged = plans.cell_units_by_seed(by_opponent.get(cell, []))
+            merged: dict[str, list] = {}
+            for result in by_opponent.get(cell, []):
+                merged.update(result.get(name, {}))
             out[sides[cell]["key"]] = [
                 tuple(merged[s]) for s in sorted(merged, key=order.__getitem__)
             ]
         return out
+
+    @staticmethod
+    def _halving_stages(params: dict) -> list[dict]:
+        return [stage for stage in params["stages"] if not stage.get("strength")]
 
     def next_stage(self, *, sides, params, by_opponent, first_index):
         study = params.get("study") or {}
@@ -189,7 +212,7 @@ class TouchdownKind(BatchKind):
             return None
         done = len(params["stages"])
         if done >= params["plan"]["stages"]:
-            return None
+            return self._strength_stage(sides, params, by_opponent, first_index)
         units = self._recommend_units(sides=sides, params=params, by_opponent=by_opponent)
         draft_key = recommendation.key_of(recommendation.DRAFT)
         kept, out, halved = recommendation.decide(units, draft_key, study["band"])
@@ -208,12 +231,48 @@ class TouchdownKind(BatchKind):
         new = {**params, "stages": [*params["stages"], stage], "log": [*params["log"], entry]}
         return new, specs
 
+    def _strength_stage(self, sides, params, by_opponent, first_index):
+        """After the search's last stage: the stronger player plays the shortlist's best and
+        the draft on the first deals (issue #28 item 4), once; then the batch is complete."""
+        study = params["study"]
+        if not study.get("stronger") or any(s.get("strength") for s in params["stages"]):
+            return None
+        result = self._search_result(sides, params, by_opponent)
+        keys, deals = recommendation.check_plan(result)
+        cell_of = {side["key"]: n for n, side in enumerate(sides)}
+        specs = []
+        for key in keys:
+            for piece in range(0, deals, recommendation.PIECE):
+                runs = min(recommendation.PIECE, deals - piece)
+                specs.append(simulation.ChunkSpec(first_index + len(specs), cell_of[key], runs))
+        stage = {
+            "first_index": first_index,
+            "start": 0,
+            "stop": deals,
+            "cells": [cell_of[key] for key in keys],
+            "strength": True,
+            "bot": study["stronger"],
+        }
+        return {**params, "stages": [*params["stages"], stage]}, specs
+
     def _recommend_summary(self, *, sides, params, by_opponent):
+        result = self._search_result(sides, params, by_opponent)
+        stage = params["stages"][-1]
+        if stage.get("strength"):
+            units = self._recommend_units(
+                sides=sides, params=params, by_opponent=by_opponent, strength=True
+            )
+            result["strength"] = recommendation.strength_check(result, units, bot=stage["bot"])
+        return {"kind": self.key, "study": "recommend", "recommendation": result}
+
+    def _search_result(self, sides, params, by_opponent) -> dict:
+        """The search's result from its last halving stage (as recommendation.search's)."""
         study = params["study"]
         units = self._recommend_units(sides=sides, params=params, by_opponent=by_opponent)
-        stage = params["stages"][-1]
+        halving = self._halving_stages(params)
+        stage = halving[-1]
         entry = recommendation.stage_entry(
-            len(params["stages"]) - 1, stage["stop"], list(units), params["log"]
+            len(halving) - 1, stage["stop"], list(units), params["log"]
         )
         plan = recommendation.settings_of(preview=study["preview"])
         result = recommendation.finish(
@@ -227,7 +286,7 @@ class TouchdownKind(BatchKind):
             log=[*params["log"], entry],
             resamples=recommendation.matchups.BOOTSTRAP,
         )
-        return {"kind": self.key, "study": "recommend", "recommendation": result}
+        return result
 
     def run_chunk(self, *, sides, params, spec, seed, keep_logs):
         if (params.get("study") or {}).get("kind") == "recommend":

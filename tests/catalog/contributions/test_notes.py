@@ -120,6 +120,12 @@ def test_an_erratum_and_a_ruling_go_from_proposal_to_the_card_page_and_api(
     assert response.status_code == 302
     ruling = CardNoteProposal.objects.get(kind="ruling")
 
+    # The editor reviewing an erratum sees the card's effect as the catalog has it now.
+    review = editor_client.get(erratum.get_absolute_url()).content.decode()
+    now = review[review.index('id="card-now"') : review.index('id="note-fields"')]
+    card = Card.objects.get(id=CARD)
+    assert (card.effect or "—") in now and "none yet" in now
+
     # Pending: on the queue, not on the page or in the API.
     queue = editor_client.get("/review/").content.decode()
     assert erratum.get_absolute_url() in queue and ruling.get_absolute_url() in queue

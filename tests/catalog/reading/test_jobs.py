@@ -411,3 +411,39 @@ def test_the_job_door_refuses_bad_input_naming_the_field(alice_client, data, fie
 def test_the_job_door_asks_to_sign_in(anon_client):
     response = anon_client.post("/reading/jobs/", {"set": "BS", "kind": "straighten"})
     assert response.status_code == 403 and response.json()["message"]
+
+
+def test_a_failed_reading_is_said_in_the_language_of_whoever_reads_it(
+    basic, alice, django_capture_on_commit_callbacks
+):
+    from django.utils import translation
+
+    out = io.BytesIO()
+    Image.new("RGB", (11_000, 100), (120, 130, 140)).save(out, "PNG")
+    job = run_job(
+        django_capture_on_commit_callbacks,
+        user=alice,
+        card_set=basic,
+        kind=ReadingJob.Kind.STRAIGHTEN,
+        upload=SimpleUploadedFile("strip.png", out.getvalue(), content_type="image/png"),
+    )
+    assert job.status == ReadingJob.Status.FAILED
+    assert "11000×100 pixels: a strip" in job.message  # stored in English for the admin
+    with translation.override("ja"):
+        said = readings.job_state(job)["message"]
+    assert "11000×100 ピクセル" in said and "細長い帯" in said
+
+
+def test_a_region_outside_the_card_is_named_in_japanese():
+    from django.utils import translation
+
+    from catalog.reading.errors import ReadingError
+    from catalog.reading.layout import Layout, generated_face_layout
+
+    regions = generated_face_layout("BS").as_dict()["regions"]
+    regions["keep"] = [0.2, 0.8, 1.4, 0.9]
+    with pytest.raises(ReadingError) as caught:
+        Layout.from_dict({"set": "BS", "regions": regions})
+    assert "keep box region is marked outside the card" in str(caught.value)
+    with translation.override("ja"):  # said when shown, in the reader's language
+        assert "キープ欄 の領域がカードの外" in str(caught.value)

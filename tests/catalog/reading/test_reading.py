@@ -263,3 +263,13 @@ def test_a_binder_page_of_nine_is_split_in_reading_order_and_recognised(syntheti
 
 def test_tools_report_nothing_missing_here():
     assert tools.missing_message() is None
+
+
+def test_a_phone_photo_is_turned_as_its_exif_orientation_says():
+    # Stored 300 wide and 200 high, with "turn 90° clockwise to show" (Orientation 6).
+    image = Image.new("RGB", (300, 200), (10, 20, 30))
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    out = io.BytesIO()
+    image.save(out, "JPEG", exif=exif)
+    assert straighten.load_image(out.getvalue()).shape[:2] == (300, 200)  # rows, columns

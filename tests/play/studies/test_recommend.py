@@ -152,3 +152,73 @@ def test_a_pool_runner_gives_the_same_units_as_in_process(monkeypatch):
     monkeypatch.setattr(recommend, "PIECE", 2)  # 5 seeds: pieces of 2, 2 and 1
     tasks = [(recommend.DRAFT, recommend.deal_seeds(1, 0, 5))]
     assert recommend.pool_runner(map)(tasks, "greedy") == recommend.run_in_process(tasks, "greedy")
+
+
+# ----- the stronger player's check (issue #28 item 4) -------------------------------------------
+
+
+def _item(in_band, sure=False):
+    return {"in_band": in_band, "sure": sure}
+
+
+def _stronger(margin, low, high, win=(0.5, 0.45, 0.55), sure=False):
+    return {"quick": {"margin": (margin, low, high), "win_rate": win}, "sure": sure}
+
+
+BAND_ = {"margin": 0.1, "low": 0.48, "high": 0.52}
+NO_SHIFT = {"value": 0.0, "interval": [-0.2, 0.2]}
+
+
+def test_a_variant_in_the_band_that_falls_clearly_out_with_the_stronger_player_changes():
+    assert recommend._verdict(_item(True), _stronger(0.5, 0.3, 0.7), BAND_, NO_SHIFT) == "changes"
+
+
+def test_a_variant_out_of_the_band_that_is_surely_in_with_the_stronger_player_changes():
+    stronger = _stronger(0.0, -0.05, 0.05, sure=True)
+    assert recommend._verdict(_item(False), stronger, BAND_, NO_SHIFT) == "changes"
+
+
+def test_a_moved_edge_with_the_same_verdict_shifts_and_noise_holds():
+    moved = {"value": 0.3, "interval": [0.1, 0.5]}
+    assert recommend._verdict(_item(True), _stronger(0.0, -0.3, 0.3), BAND_, moved) == "shifts"
+    assert recommend._verdict(_item(True), _stronger(0.0, -0.3, 0.3), BAND_, NO_SHIFT) == "holds"
+
+
+def test_the_check_replays_the_shortlists_best_with_the_stronger_bot_on_the_same_deals():
+    wide = {"margin": 10.0, "low": 0.0, "high": 1.0}  # every variant in the band with greedy
+    result = recommend.search(
+        bot="greedy",
+        seed=3,
+        band=wide,
+        preview=True,
+        space=SMALL,
+        first_seeds=4,
+        stages=2,
+        resamples=200,
+    )
+    keys, deals = recommend.check_plan(result)
+    assert keys[0] == result["draft"]["key"] and deals == 12  # the search played 4, then 12
+    # a planted stronger player whose games are the greedy ones, shifted by a whole point a deal
+    column = recommend.matchups.COLUMNS.index("margin")
+    planted = {}
+    for key in keys:
+        rows = [list(u) for u in result["units"][key][:deals]]
+        for row in rows:
+            row[column] += 30 * row[0]  # +30 points a game: clearly out of the band
+        planted[key] = [tuple(r) for r in rows]
+    check = recommend.strength_check(result, planted, bot="search", resamples=200)
+    assert check["deals"] == 12 and len(check["rows"]) == len(keys)
+    assert all(row["weaker"]["in_band"] for row in check["rows"])
+    assert check["changed"] == keys  # every verdict changes, the draft's too
+    assert check["headline"]["en"].startswith("The answer changes with a stronger player")
+    assert "判定が変わりました" in check["headline"]["ja"]
+    for row in check["rows"]:
+        assert row["margin_shift"]["value"] == pytest.approx(30.0)
+        # the download carries every deal's unit: the figure is recomputed from it
+        units = [tuple(u) for u in check["units"][row["key"]]]
+        assert units == planted[row["key"]]
+        assert row["stronger"]["counts"] == recommend.matchups.raw_counts(units)
+    # and the same games played as they are: nothing changes
+    same = {key: [tuple(u) for u in result["units"][key][:deals]] for key in keys}
+    check = recommend.strength_check(result, same, bot="greedy", resamples=200)
+    assert check["changed"] == [] and check["headline"]["en"].startswith("The answer does not")

@@ -28,7 +28,8 @@ def batch(alice, monkeypatch):
     monkeypatch.setattr(recommend, "PREVIEW_FIRST_SEEDS", 4)
     monkeypatch.setattr(recommend, "PREVIEW_STAGES", 2)
     monkeypatch.setattr(recommend, "PIECE", 3)
-    study = {"kind": "recommend", "bot": "greedy", "preview": True}
+    monkeypatch.setattr(recommend, "PREVIEW_CHECK", {"top": 2, "deals": 4})
+    study = {"kind": "recommend", "bot": "greedy", "preview": True}  # checked by "search"
     with patch("play.simulations.services.queue_chunks"):
         batch = services.lab_batch_create(owner=alice, variants=[{}], runs=1, seed=7, study=study)
         assert batch.chunk_count == len(recommend.variants(SMALL)) * 2  # 4 deals: pieces 3, 1
@@ -45,12 +46,16 @@ def batch(alice, monkeypatch):
 
 def test_the_batch_adds_its_stages_and_ends_with_the_in_process_figures(batch, monkeypatch):
     assert batch.status == SimulationBatch.Status.DONE
-    assert len(batch.params["stages"]) == 2
+    # two stages of the search, then the stronger player's check (issue #28 item 4)
+    assert len(batch.params["stages"]) == 3
+    assert batch.params["stages"][-1]["strength"] and batch.params["stages"][-1]["bot"] == "search"
     found = batch.results["recommendation"]
-    alone = recommend.search(bot="greedy", seed=7, preview=True)
+    alone = recommend.search(bot="greedy", seed=7, preview=True, stronger="search")
     assert found["shortlist"] == alone["shortlist"]
     assert found["draft"] == alone["draft"]
     assert found["stages"] == alone["stages"]
+    assert found["strength"] == alone["strength"]
+    assert found["strength"]["deals"] == 4 and len(found["strength"]["rows"]) == 3
 
 
 def test_the_page_and_downloads_show_the_shortlist(batch, alice_client):
@@ -101,6 +106,7 @@ def test_the_lab_form_starts_a_recommendation_preview_with_the_designers_band(al
         "bot": "random",
         "band": {"margin": 0.2, "low": 0.45, "high": 0.55},
         "preview": True,
+        "stronger": "",  # the box left unticked
     }
     assert len(batch.sides) == len(recommend.variants(recommend.PREVIEW_SPACE))
     assert batch.runs == recommend.PREVIEW_FIRST_SEEDS
