@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from catalog import reading_views, views
+from catalog import layout_views, reading_views, views
 from catalog.contributions import printing_views
 from catalog.contributions import views as contrib_views
 
@@ -49,6 +49,21 @@ urlpatterns = [
     path("reading/jobs/<str:token>/", reading_views.job_detail, name="reading-job"),
     path("reading/jobs/<str:token>/card.png", reading_views.job_card, name="reading-job-card"),
     path("changesets/new/", contrib_views.changeset_new, name="changeset-new"),
+    path("sets/<str:code>/layout/", layout_views.set_layout, name="set-layout"),
+    path("sets/<str:code>/layout/mark/", layout_views.layout_mark, name="layout-mark"),
+    path(
+        "sets/<str:code>/layout/template.png",
+        layout_views.set_layout_template,
+        name="set-layout-template",
+    ),
+    path("layouts/<int:pk>/", layout_views.layout_proposal_detail, name="layout-proposal"),
+    path(
+        "layouts/<int:pk>/review/",
+        layout_views.layout_proposal_review,
+        name="layout-proposal-review",
+    ),
+    path("layouts/<int:pk>/edit/", layout_views.layout_proposal_edit, name="layout-proposal-edit"),
+    path("layouts/<int:pk>/template.png", layout_views.layout_template, name="layout-template"),
     path("sets/<str:code>/grid/", contrib_views.set_grid, name="set-grid"),
     path("changesets/<int:pk>/", contrib_views.changeset_detail, name="changeset-detail"),
     path(

@@ -200,3 +200,12 @@ def layout_history(card_set: CardSet):
         .select_related("proposer", "reviewer")
         .order_by("-reviewed_at", "-id")
     )
+
+
+def layout_queue():
+    """The layouts waiting for an editor's review, oldest first."""
+    return (
+        LayoutProposal.objects.filter(status=LayoutProposal.Status.PENDING)
+        .select_related("proposer", "card_set")
+        .order_by("created_at", "id")
+    )

@@ -17,7 +17,7 @@ from django.views.static import serve
 from cardsite.web.numbers import whole_number_or
 from catalog.card_format import PROPOSAL_FIELDS
 from catalog.card_words import field_label
-from catalog.contributions import changesets, notes
+from catalog.contributions import changesets, layouts, notes
 from catalog.contributions import selectors as selectors
 from catalog.contributions.forms import NoteForm, ProposalForm, ReviewForm
 from catalog.contributions.open_data import import_changeset
@@ -243,6 +243,7 @@ def review_queue(request):
             "changesets": selectors.pending_changesets(),
             "notes": selectors.note_queue(),
             "printing_proposals": selectors.pending_printing_proposals(),
+            "layouts": layouts.layout_queue(),
         },
     )
 
@@ -287,15 +288,20 @@ def scan_image(request, token, size):
     return response
 
 
+# Folders of MEDIA_ROOT only ever served through a view that checks who asks.
+PRIVATE_MEDIA = (SCAN_PREFIX, UPLOAD_PREFIX, "reading-uploads", "layouts")
+
+
 @require_GET
 def scan_file(request, path):
     """Serve an uploaded file from MEDIA_ROOT while SERVE_MEDIA is on (development).
 
     Scans are never served here: only through `scan_image`, which checks who may see them; nor
-    are raw uploads waiting for the worker (they still carry their EXIF data).
+    are raw uploads waiting for the worker (they still carry their EXIF data), photos sent to
+    be read, or layout templates (catalog.layout_views serves those).
     """
     top = posixpath.normpath("/" + path).lstrip("/").split("/", 1)[0]
-    if not settings.SERVE_MEDIA or top in (SCAN_PREFIX, UPLOAD_PREFIX):
+    if not settings.SERVE_MEDIA or top in PRIVATE_MEDIA:
         raise Http404
     return serve(request, path, document_root=settings.MEDIA_ROOT)
 
