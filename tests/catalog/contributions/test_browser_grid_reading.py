@@ -9,6 +9,7 @@ box, by lowering its confidence after Tesseract has read it: which field a real 
 unsure of is not for a test to guess.
 """
 
+import io
 import os
 import re
 import shutil
@@ -18,6 +19,7 @@ from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
+from PIL import Image
 from selenium.webdriver.common.by import By
 
 from catalog.reading import tools
@@ -233,3 +235,39 @@ def test_a_person_reads_two_scans_into_the_grid_and_corrects_the_unsure_field(
     }
     for proposal in changeset.proposals.all():  # each scan went with its row, as chosen
         assert CardScan.objects.get(proposal=proposal).side == "front"
+
+
+def test_a_scan_that_cannot_be_read_says_why_on_its_row_and_the_grid_works_by_hand(
+    live_server, browser, synthetic_set, alice, tmp_path, settings
+):
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    catalog_load()
+    _cards, _scans, photos = synthetic_set
+    mark_layout(alice, photos[0])
+    out = io.BytesIO()
+    Image.new("RGB", (800, 600), (120, 130, 140)).save(out, "JPEG")  # no card in it
+    path = tmp_path / "BS-004.jpg"
+    path.write_bytes(out.getvalue())
+    sign_in(browser, live_server, alice, "en")
+    browser.get(live_server.url + "/sets/BS/grid/")
+    wait = browser_wait(browser, 60)
+    row = wait.until(lambda b: b.find_element(By.CSS_SELECTOR, 'tr[data-number="4"]'))
+    before = cell(browser, 4, "shoot").get_attribute("value")
+    row.find_element(By.CSS_SELECTOR, "input[data-scan]").send_keys(str(path))
+    row.find_element(By.CSS_SELECTOR, "[data-read-row]").click()  # this row alone
+    state = row.find_element(By.CSS_SELECTOR, "[data-read-state]")
+    wait.until(lambda b: "read-failed" in state.get_attribute("class"))
+    assert "No card found" in state.text and "by hand" in state.text
+    assert not browser.find_elements(By.CSS_SELECTOR, ".read-mark")
+    status = browser.find_element(By.ID, "grid-reading-status").text
+    assert "Scans read: 0, not read: 1" in status
+    # the row is the grid's as before: typed by hand, sent with its scan
+    shoot = cell(browser, 4, "shoot")
+    assert shoot.get_attribute("value") == before
+    shoot.clear()
+    shoot.send_keys("7")
+    browser.find_element(By.NAME, "source").send_keys("my Basic Set binder")
+    browser.find_element(By.CSS_SELECTOR, "[data-send-grid]").click()
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#changeset-review, #changeset-problems"))
+    (proposal,) = Changeset.objects.get().proposals.all()
+    assert (proposal.number, proposal.data["shoot"]) == (4, "7")
