@@ -43,8 +43,16 @@
     if (progress !== null) bar.value = progress;
   }
 
+  const readFile = new WeakMap(); // the file each row's marks were read from
+
   function showButtons() {
     rows.forEach((row) => {
+      // Another scan for the row (chosen here or by the many-files chooser), or none: the
+      // marks were about the one before.
+      if (readFile.has(row) && readFile.get(row) !== scanOf(row).files[0] && row.dataset.reading !== "1") {
+        readFile.delete(row);
+        clearRow(row);
+      }
       const button = row.querySelector("[data-read-row]");
       button.hidden = !hasScan(row);
       button.disabled = row.dataset.reading === "1";
@@ -143,8 +151,9 @@
     const file = scanOf(row).files[0];
     if (!file) return [];
     row.dataset.reading = "1";
-    showButtons();
     clearRow(row);
+    readFile.set(row, file);
+    showButtons();
     rowState(row, said.sending, { progress: 0 });
     try {
       const data = new FormData();
@@ -227,15 +236,10 @@
   });
 
   grid.addEventListener("change", (event) => {
-    // Another scan for the row (or none): its marks were about the scan before.
-    if (event.target.matches("input[data-scan]")) clearRow(event.target.closest("tr"));
-    showButtons();
+    if (event.target.matches("input[data-scan]")) showButtons();
   });
   grid.addEventListener("click", (event) => {
-    if (event.target.matches("[data-scan-clear]")) {
-      clearRow(event.target.closest("tr"));
-      showButtons();
-    }
+    if (event.target.matches("[data-scan-clear]")) showButtons();
   });
   document.getElementById("grid-scans").addEventListener("change", () => setTimeout(showButtons));
 
