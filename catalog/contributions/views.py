@@ -9,12 +9,14 @@ from django.core.exceptions import PermissionDenied
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.static import serve
 
 from cardsite.web.numbers import whole_number_or
+from catalog import readings
 from catalog.card_format import PROPOSAL_FIELDS
 from catalog.card_words import field_label
 from catalog.contributions import changesets, layouts, notes
@@ -40,6 +42,7 @@ from catalog.models import (
     CardScan,
     CardSet,
     Changeset,
+    SetLayout,
 )
 from catalog.opendata_import import ExportRejected, files_from_upload, read_export
 from catalog.scans import SCAN_PREFIX, UPLOAD_PREFIX
@@ -347,8 +350,42 @@ def set_grid(request, code):
             "set": card_set,
             "rows": rows,
             "columns": [(name, labels[name]) for name in GRID_FIELDS],
+            "reading": grid_reading(card_set),
         },
     )
+
+
+# The scan reading's fields (catalog.reading.layout.FIELDS) that fill a grid column: the card's
+# printed name is its Japanese name, the kana over it its reading. The number is not a column:
+# the grid says when a scan's number is not its row's (static/js/set_grid_reading.js).
+READ_COLUMNS = {
+    "name": "name_ja",
+    "reading": "name_kana",
+    "shoot": "shoot",
+    "keep": "keep",
+    "defense": "defense",
+}
+READING_AT_ONCE = 3  # scans a grid sends to be read at a time
+
+
+def grid_reading(card_set: CardSet) -> dict:
+    """Whether the set grid can read its scans (issue #25, 2.): with the tools and the set's
+    accepted layout, how many to send at once and which column each read field fills; else
+    the one line saying why not (the tools), or where to mark the set's layout."""
+    said = readings.tools_missing_said()
+    if said:
+        return {"on": False, "tools_said": said}
+    if not SetLayout.objects.filter(card_set=card_set).exists():
+        try:
+            url = reverse("catalog:set-layout", args=[card_set.code])
+        except NoReverseMatch:  # the layout page is built apart (issue #25, 1.)
+            url = f"/sets/{card_set.code}/layout/"
+        return {"on": False, "layout_url": url}
+    return {
+        "on": True,
+        "at_once": max(1, min(READING_AT_ONCE, settings.READING_PENDING_MAX)),
+        "columns": " ".join(f"{read}:{column}" for read, column in READ_COLUMNS.items()),
+    }
 
 
 def _grid_scans(files) -> dict[int, object]:

@@ -251,7 +251,8 @@
       return;
     }
     const cleared = grid.querySelectorAll("input.changed").length &&
-      Array.from(grid.querySelectorAll("input.changed")).some((input) => input.value === "" && input.dataset.original !== "");
+      Array.from(grid.querySelectorAll("input.changed")).some((input) =>
+        input.value === "" && input.dataset.original !== "" && !input.classList.contains("read-check")); // asked by set_grid_reading.js
     if (cleared && !window.confirm(form.dataset.confirmCleared)) {
       event.preventDefault();
       return;
