@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -376,11 +376,7 @@ def grid_reading(card_set: CardSet) -> dict:
     if said:
         return {"on": False, "tools_said": said}
     if not SetLayout.objects.filter(card_set=card_set).exists():
-        try:
-            url = reverse("catalog:set-layout", args=[card_set.code])
-        except NoReverseMatch:  # the layout page is built apart (issue #25, 1.)
-            url = f"/sets/{card_set.code}/layout/"
-        return {"on": False, "layout_url": url}
+        return {"on": False, "layout_url": reverse("catalog:set-layout", args=[card_set.code])}
     return {
         "on": True,
         "at_once": max(1, min(READING_AT_ONCE, settings.READING_PENDING_MAX)),
