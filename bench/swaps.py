@@ -38,21 +38,27 @@ ROOT = Path(__file__).resolve().parents[1]
 DB_NAME = "wt_doctor_bench_swaps"
 SERVER = "postgresql://postgres@127.0.0.1:5432"
 REDIS = "redis://127.0.0.1:6379/9"
-OUT = "02-171"
+OUT = "02-171"  # the default out-card of the planted swap (--out)
 
 
 def main() -> None:
+    global OUT  # noqa: PLW0603 - one run, one planted swap
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=8, help="first stage's runs per field deck")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--candidates", type=int, default=200)
-    parser.add_argument("--effect", default="shoot:+2", help="the planted event's effect")
+    parser.add_argument("--effect", default="shoot:+9;keep:+9", help="the planted event's effect")
+    parser.add_argument("--out", default=OUT, help="the card of deck A the planted card replaces")
     parser.add_argument("--workers", type=int, default=0, help="0: inline, in this process")
     parser.add_argument("--measure", type=int, default=0, help="fresh paired seeds per deck")
     parser.add_argument("--measure-only", action="store_true", help="no batch, --measure only")
+    parser.add_argument(
+        "--verify", type=int, default=0, help="re-play each standing swap on N fresh seeds a deck"
+    )
     parser.add_argument("--database", default=DB_NAME, help="dropped and re-made")
     parser.add_argument("--redis", default=REDIS, help="Redis URL with its db (workers only)")
     args = parser.parse_args()
+    OUT = args.out
 
     os.environ.update(
         DATABASE_URL=f"{SERVER}/{args.database}",
@@ -79,7 +85,10 @@ def main() -> None:
 
     user, deck, planted, study = plant(args)
     if args.measure:
-        measure(deck, planted, args.measure)
+        from decks.legality import engine_card
+
+        print("the planted swap's true effect:", end=" ")
+        measure(deck, [OUT, planted.id], engine_card(planted).to_log(), args.measure)
     if args.measure_only:
         return
     load_before = os.getloadavg()
@@ -101,6 +110,11 @@ def main() -> None:
     elapsed = time.perf_counter() - started
     load_after = os.getloadavg()
     report(batch, planted, elapsed, args, load_before, load_after)
+    if args.verify:
+        print(f"re-played on fresh seeds ({args.verify} a deck), each swap that stands:")
+        for row in [r for r in batch.results["swaps"] if r["stands"]]:
+            in_card = batch.params["in_cards"][row["in"]]
+            measure(deck, [row["out"], row["in"]], in_card, args.verify)
 
 
 def recreate_database(name: str) -> None:
@@ -153,14 +167,12 @@ def plant(args):
     return user, deck, planted, {"out": outs, "in": sorted(ins)}
 
 
-def measure(deck, planted, seeds: int) -> None:
-    """Print the planted swap's true change in win rate, on fresh seeds, paired."""
-    from decks.legality import engine_card
+def measure(deck, swap: list[str], in_card: dict, seeds: int) -> dict:
+    """Print and return a swap's true change in win rate, on fresh seeds, paired."""
     from play.simulations import swaps
     from play.simulations.sides import latest_snapshot, prebuilt_decks
 
     base = latest_snapshot(deck, "deck", {}, verb="played")[1]
-    in_cards = {planted.id: engine_card(planted).to_log()}
     n = up = down = 0
     started = time.perf_counter()
     for number, opponent in enumerate(prebuilt_decks()):
@@ -168,9 +180,9 @@ def measure(deck, planted, seeds: int) -> None:
         result = swaps.run_chunk(
             base=base,
             opponent=side,
-            swaps=[[OUT, planted.id]],
+            swaps=[swap],
             alive=[0],
-            in_cards=in_cards,
+            in_cards={swap[1]: in_card},
             params={},
             runs=seeds,
             seed=10**12 + number,  # never a batch's chunk seed
@@ -180,9 +192,10 @@ def measure(deck, planted, seeds: int) -> None:
     stat = swaps.paired(n, up, down)
     low, high = stat["interval"]
     print(
-        f"planted swap on {n:,} fresh paired seeds: {stat['difference'] * 100:+.2f} points "
-        f"[{low * 100:+.2f}, {high * 100:+.2f}] ({time.perf_counter() - started:.0f} s)"
+        f"{swap[0]} -> {swap[1]} on {n:,} fresh paired seeds: {stat['difference'] * 100:+.2f} "
+        f"points [{low * 100:+.2f}, {high * 100:+.2f}] ({time.perf_counter() - started:.0f} s)"
     )
+    return stat
 
 
 def create(user, deck, args, study, *, queue: bool):
@@ -239,6 +252,8 @@ def start_workers(count: int) -> list[subprocess.Popen]:
                 cwd=ROOT,
                 env=os.environ.copy(),
                 start_new_session=True,
+                stdout=subprocess.DEVNULL,  # the banner and beat warnings: not the figures
+                stderr=subprocess.DEVNULL,
             )
         )
     time.sleep(4)  # let the workers connect before the clock starts
