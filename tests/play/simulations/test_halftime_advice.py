@@ -273,3 +273,33 @@ def test_cancel_keeps_partial_results(alice, planted):
     batch.refresh_from_db()
     results, partial = selectors.batch_shown_results(batch)
     assert partial and results["kind"] == "halftime" and results["baseline"]["runs"] > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_halftime_batch_on_real_workers_equals_the_same_batch_run_in_process(settings, workers):
+    """Real worker processes (the suite's broker) run the kind's chunks; the results equal
+    those of the same batch (same seed) run chunk by chunk in this process."""
+    from django.contrib.auth import get_user_model
+
+    from catalog.services import catalog_load
+    from decks.services import deck_copy
+    from tests.waits import wait_until
+
+    catalog_load()
+    owner = get_user_model().objects.create_user("hattie", password="pw-halftime-1")
+    deck = deck_copy(deck=prebuilt_decks().get(name=BENCHED), owner=owner)
+    study = {"out": first_out(deck)}
+    inline = run_all(create(owner, deck, runs=12, seed=77, **study))
+    workers.start()
+    batch = services.batch_create(
+        owner=owner,
+        request=services.BatchRequest(kind="halftime", deck_a=deck, runs=12, seed=77, study=study),
+    )
+
+    def finished():
+        batch.refresh_from_db()
+        return not batch.is_active
+
+    wait_until(finished, timeout=180, what="halftime batch")
+    assert batch.status == "done", workers.logs()
+    assert batch.results == inline.results and batch.results["baseline"]["runs"] == 12 * 6
