@@ -303,3 +303,23 @@ def test_a_halftime_batch_on_real_workers_equals_the_same_batch_run_in_process(s
     wait_until(finished, timeout=180, what="halftime batch")
     assert batch.status == "done", workers.logs()
     assert batch.results == inline.results and batch.results["baseline"]["runs"] == 12 * 6
+
+
+def test_the_simulate_form_offers_the_kind_and_shows_the_refusal(alice, alice_client, planted):
+    from django.urls import reverse
+
+    from decks.services import deck_copy
+
+    no_bench = deck_copy(deck=prebuilt_decks().get(name="2002 Starter"), owner=alice)
+    form = {"deck": no_bench.slug, "kind": "halftime", "policy_a": "greedy", "runs": 5}
+    response = alice_client.post(reverse("play:batch-new"), {**form, "policy_b": "greedy"})
+    assert response.status_code == 400
+    assert "has no bench" in response.content.decode()
+    assert not SimulationBatch.objects.exists()
+    deck, _card = planted
+    response = alice_client.post(
+        reverse("play:batch-new"), {**form, "deck": deck.slug, "policy_b": "greedy"}
+    )
+    batch = SimulationBatch.objects.get()
+    assert response.status_code == 302 and batch.kind == "halftime"
+    assert batch.params["swaps"] and batch.deck_a_version.deck == deck
