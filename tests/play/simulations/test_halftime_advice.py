@@ -323,3 +323,25 @@ def test_the_simulate_form_offers_the_kind_and_shows_the_refusal(alice, alice_cl
     batch = SimulationBatch.objects.get()
     assert response.status_code == 302 and batch.kind == "halftime"
     assert batch.params["swaps"] and batch.deck_a_version.deck == deck
+
+
+def test_the_card_report_page_asks_for_advice_on_its_own_matches(alice, alice_client, bob_client):
+    from decks.services import deck_copy
+
+    deck = deck_copy(deck=prebuilt_decks().get(name=BENCHED), owner=alice)
+    report = run_all(create(alice, deck, kind="cards", runs=2, seed=5))
+    page = alice_client.get(report.get_absolute_url()).content.decode()
+    url = f"/simulations/{report.pk}/halftime/"
+    assert f'action="{url}"' in page
+    assert bob_client.post(url).status_code == 404  # owner only
+    with patch("play.simulations.services.queue_chunks"):
+        response = alice_client.post(url)
+    batch = SimulationBatch.objects.get(kind="halftime")
+    assert response.status_code == 302 and response.url == batch.get_absolute_url()
+    assert batch.params["report"] == report.pk and batch.params["report_seed"] == report.seed
+    assert batch.sides == report.sides
+    no_bench = deck_copy(deck=prebuilt_decks().get(name="2002 Starter"), owner=alice)
+    other = run_all(create(alice, no_bench, kind="cards", runs=1, seed=5))
+    response = alice_client.post(f"/simulations/{other.pk}/halftime/", follow=True)
+    assert "has no bench" in response.content.decode()
+    assert SimulationBatch.objects.filter(kind="halftime").count() == 1
