@@ -345,3 +345,47 @@ def test_the_card_report_page_asks_for_advice_on_its_own_matches(alice, alice_cl
     response = alice_client.post(f"/simulations/{other.pk}/halftime/", follow=True)
     assert "has no bench" in response.content.decode()
     assert SimulationBatch.objects.filter(kind="halftime").count() == 1
+
+
+@pytest.mark.slow
+def test_a_bench_card_worth_bringing_holds_on_fresh_seeds_in_an_independent_engine(alice, planted):
+    """Issue #29: a suggestion marked significant must hold when an independent engine re-plays
+    it on fresh seeds: the plain-Python engine in another process, its own halftime bot
+    (tests/play/simulations/independent_replay.py), seeds the batch never played."""
+    import math
+
+    from play.seeds import chunk_seed
+    from tests.play.simulations.test_independent_replay import Z95, replay
+
+    deck, card = planted
+    ins = [card.id, "CD01-042"]
+    batch = run_all(create(alice, deck, runs=500, out=first_out(deck), **{"in": ins}))
+    worth = [e for e in batch.results["bench"] if e["verdict"] == "worth"]
+    assert card.id in [e["card"] for e in worth]  # the planted card; others may stand too
+    played = set()
+    for index, start, count in batch.params["plan"]:
+        seed = chunk_seed(batch.params["report_seed"], index)
+        played.update(halftime.match_seeds(seed, start, count))
+    seeds = 700
+    for entry in worth:  # every bench card marked worth bringing must hold
+        row = entry["best"]
+        result = replay(
+            batch.sides,
+            [row["out"], row["in"]],
+            batch.sides[0]["card_data"][row["in"]],
+            salt=f"halftime:{batch.pk}:{row['in']}",
+            seeds=seeds,
+            halftime=True,
+        )
+        assert result["compiled"] is False and not played & set(result["seeds"])
+        n = result["pairs"]
+        assert n == seeds * 6 and result["swaps_made"] == n  # legal in every match
+        mean = (result["up"] - result["down"]) / n
+        se = math.sqrt(((result["up"] + result["down"]) / n - mean * mean) / (n - 1))
+        low, high = mean - Z95 * se, mean + Z95 * se
+        assert mean > 0 and high > row["interval"][0], (row, mean, se)  # a gain again
+        b_se = (row["interval"][1] - row["interval"][0]) / (2 * Z95)
+        # the two estimates agree within their intervals (a two-sample z test at 95%)
+        assert abs(mean - row["difference"]) <= Z95 * math.hypot(se, b_se), (mean, row)
+        if row["in"] == card.id:  # the planted card's gain is large: fresh seeds show it alone
+            assert low > 0, (mean, se)

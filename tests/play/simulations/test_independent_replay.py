@@ -40,14 +40,16 @@ def batch_match_seeds(batch) -> set[int]:
     return seeds
 
 
-def replay(batch, swap) -> dict:
+def replay(sides, swap, in_card, *, salt: str, seeds: int, halftime: bool = False) -> dict:
+    """Re-play a swap in a separate process on the plain-Python engine (independent_replay)."""
     request = {
-        "base": batch.sides[0],
+        "base": sides[0],
         "swap": swap,
-        "in_card": batch.params["in_cards"][swap[1]],
-        "field": batch.sides[1:],
-        "seeds": SEEDS_PER_DECK,
-        "salt": f"{batch.pk}:{swap}",
+        "in_card": in_card,
+        "field": sides[1:],
+        "seeds": seeds,
+        "salt": salt,
+        "halftime": halftime,
     }
     done = subprocess.run(
         [sys.executable, "-m", "tests.play.simulations.independent_replay"],
@@ -56,7 +58,7 @@ def replay(batch, swap) -> dict:
         text=True,
         cwd=ROOT,
         env={**os.environ, "ENGINE_PLAIN": "1"},
-        timeout=600,
+        timeout=900,
         check=True,
     )
     return json.loads(done.stdout)
@@ -82,7 +84,8 @@ def test_a_standing_swap_holds_on_fresh_seeds_in_an_independent_engine(alice, pl
     assert len(played) == sum(batch.chunks.values_list("runs", flat=True))  # all distinct
     for row in standing:
         swap = [row["out"], row["in"]]
-        result = replay(batch, swap)
+        in_card = batch.params["in_cards"][swap[1]]
+        result = replay(batch.sides, swap, in_card, salt=f"{batch.pk}:{swap}", seeds=SEEDS_PER_DECK)
         assert result["compiled"] is False  # the plain-Python engine, not the batch's build
         assert not played & set(result["seeds"])  # fresh seeds only
         n = result["pairs"]
