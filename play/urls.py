@@ -20,6 +20,16 @@ urlpatterns = [
         "simulations/<int:batch_id>/swaps.csv", batch_views.batch_swaps_csv, name="batch-swaps-csv"
     ),
     path(
+        "simulations/<int:batch_id>/halftime/",
+        batch_views.batch_halftime_from_report,
+        name="batch-halftime-from-report",
+    ),
+    path(
+        "simulations/<int:batch_id>/halftime.csv",
+        batch_views.batch_halftime_csv,
+        name="batch-halftime-csv",
+    ),
+    path(
         "simulations/<int:batch_id>/swaps/<int:number>/apply/",
         batch_views.batch_swap_apply,
         name="batch-swap-apply",

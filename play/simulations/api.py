@@ -70,8 +70,9 @@ class SimulationCreateSerializer(serializers.Serializer):
     )
     study = serializers.DictField(
         required=False,
-        help_text="Touchdown Heroes lab only: a strategy table or a sweep over the one variant "
-        "given (docs/touchdown.md).",
+        help_text="The Touchdown Heroes lab: a strategy table or a sweep over the one variant "
+        "given (docs/touchdown.md); swaps: {source, out, in}; halftime: {report (a finished "
+        "card report's id, whose matches are replayed), out, in} (docs/simulations.md).",
     )
 
     def validate(self, data):

@@ -244,3 +244,79 @@ def batch_swaps_csv(request, batch_id):
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="swaps-{batch.pk}.csv"'
     return response
+
+
+HALFTIME_COLUMNS = ["number", "out", "in", "pairs", "wins", "up", "down", "difference"]
+
+
+@login_required
+@require_GET
+def batch_halftime_csv(request, batch_id):
+    """A halftime batch's rows: each halftime swap's paired counts, change, interval, verdict."""
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    results, _partial = selectors.batch_shown_results(batch)
+    if batch.kind != "halftime" or not results or "swaps" not in results:
+        raise Http404
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        [
+            "baseline_matches",
+            "baseline_wins",
+            *HALFTIME_COLUMNS,
+            "low",
+            "high",
+            "p_value",
+            "stands",
+            "verdict",
+        ]
+    )
+    baseline = results["baseline"]
+    for row in results["swaps"]:
+        interval = row["interval"] or [None, None]
+        writer.writerow(
+            [
+                baseline["runs"],
+                baseline["wins"],
+                *(row[name] for name in HALFTIME_COLUMNS),
+                *interval,
+                row["p_value"],
+                "yes" if row["stands"] else "no",
+                row["verdict"],
+            ]
+        )
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="halftime-{batch.pk}.csv"'
+    return response
+
+
+@login_required
+@require_POST
+def batch_halftime_from_report(request, batch_id):
+    """Ask for halftime and bench advice on a finished card report's own matches (#29 item 4):
+    a new halftime batch replaying them; a refusal is shown on the report's page."""
+    report = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    if report.kind != "cards" or report.deck_a_version is None:
+        raise Http404
+    params = report.params or {}
+    try:
+        batch = services.batch_create(
+            owner=request.user,
+            request=services.BatchRequest(
+                kind="halftime",
+                deck_a=report.deck_a_version.deck,
+                runs=report.runs,
+                policy_a=params.get("policy_a", "greedy"),
+                policy_b=params.get("policy_b", "greedy"),
+                options=params.get("options"),
+                study={"report": report.pk},
+            ),
+        )
+    except services.BatchInvalid as exc:
+        for problems in exc.errors.values():
+            for problem in problems:
+                messages.error(request, problem)
+        return redirect(report)
+    if batch.broker_unavailable:
+        messages.warning(request, BROKER_UNAVAILABLE)
+    return redirect(batch)

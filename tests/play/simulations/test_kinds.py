@@ -49,6 +49,7 @@ def test_every_kind_is_registered_once_in_display_order():
         "gauntlet",
         "cards",
         "swaps",
+        "halftime",
         "matrix",
         "touchdown",
     )
@@ -103,7 +104,8 @@ def test_an_unknown_kind_is_refused_with_the_registered_kinds(alice):
     with pytest.raises(services.BatchInvalid) as caught:
         services.batch_create(owner=alice, request=services.BatchRequest(kind="chess", runs=5))
     assert caught.value.errors["kind"] == [
-        "Unknown kind 'chess': use pk, goldfish, match, gauntlet, cards, swaps, matrix, touchdown."
+        "Unknown kind 'chess': use pk, goldfish, match, gauntlet, cards, swaps, halftime, "
+        "matrix, touchdown."
     ]
 
 
