@@ -794,6 +794,11 @@ class ScanUpload(models.Model):
         CardProposal, on_delete=models.CASCADE, related_name="scan_uploads"
     )
     side = models.CharField(max_length=5, choices=CardScan.Side.choices)
+    # Which printing of the card the photo shows, when the proposer said (a reprint, a foil);
+    # the scan made from it keeps it (CardScan.printing).
+    printing = models.ForeignKey(
+        "Printing", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     # The name the file had on the proposer's machine (shown with a failure), at most 200.
     name = models.CharField(max_length=200, blank=True)
     raw = models.FileField(upload_to=scan_upload_path, max_length=200, blank=True)

@@ -141,6 +141,7 @@ def scan_create(
     proposal,
     sizes: dict[str, bytes] | None = None,
     card_id: str | None = None,
+    printing=None,
 ) -> CardScan:
     """Store the three sizes of a checked image (made here unless given) as a scan of the
     proposal, and of the card when it is given (a proposal accepted already)."""
@@ -148,6 +149,7 @@ def scan_create(
         token=secrets.token_hex(16),
         proposal=proposal,
         card_id=card_id,
+        printing=printing,
         side=side,
         width=image.width,
         height=image.height,
@@ -158,7 +160,7 @@ def scan_create(
     return scan
 
 
-def scan_upload_store(*, upload, side: str, proposal) -> ScanUpload:
+def scan_upload_store(*, upload, side: str, proposal, printing=None) -> ScanUpload:
     """Check an upload's header (nothing is decoded), store its bytes for the control worker
     and queue its processing once the transaction commits; raise ScanError if it is refused."""
     fmt = scan_probe(upload)
@@ -166,6 +168,7 @@ def scan_upload_store(*, upload, side: str, proposal) -> ScanUpload:
         token=secrets.token_hex(16),
         proposal=proposal,
         side=side,
+        printing=printing,
         name=(getattr(upload, "name", "") or "")[-200:],
     )
     upload.seek(0)
@@ -274,6 +277,7 @@ def _finish(
                 proposal=proposal,
                 sizes=sizes,
                 card_id=proposal.card_id if accepted else None,
+                printing=row.printing,
             )
         raw, row.raw = row.raw.name, ""
         row.status, row.reason, row.message = status, reason, message[:400]

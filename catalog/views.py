@@ -158,6 +158,14 @@ def card_detail(request, card_id):
         card.printings.select_related("card_set"),
         key=lambda p: (p.kind != p.Kind.FIRST, p.card_set.display_order, p.number, p.code),
     )
+    # Each printing's newest front scan of the card (a scan that names no printing shows the
+    # first print); the row offers to add one where there is none.
+    scan_of: dict = {}
+    for scan in card.scans.filter(side="front").order_by("-created_at", "-id"):
+        key = scan.printing_id or next((p.pk for p in printings if p.kind == p.Kind.FIRST), None)
+        scan_of.setdefault(key, scan)
+    for printing in printings:
+        printing.front_scan = scan_of.get(printing.pk)
     context = {
         "card": card,
         "printings": printings,

@@ -61,6 +61,10 @@ class ProposalForm(forms.Form):
     )
     front = forms.FileField(label=_("Scan of the front"), required=False)
     back = forms.FileField(label=_("Scan of the back"), required=False)
+    # The card's printing the scans show (its code), offered when the card has more than one.
+    scan_printing = forms.CharField(
+        label=_("The scans show"), required=False, max_length=20, strip=True
+    )
     apply_now = forms.BooleanField(label=_("Apply at once (trusted editor)"), required=False)
 
     def __init__(self, *args, trusted: bool = False, **kwargs):

@@ -23,6 +23,7 @@ from catalog.models import (
     CardNoteEdit,
     CardNoteProposal,
     CardProposal,
+    Printing,
     PrintingProposal,
     PrintingProposalEdit,
     ProposalEdit,
@@ -131,12 +132,14 @@ def proposal_create(
     note: str = "",
     scans: dict | None = None,
     apply_now: bool = False,
+    scan_printing: str = "",
 ) -> CardProposal:
     """Record a proposal (with scan uploads by side); a trusted editor may apply it now.
 
     The uploads are checked from their headers and stored; the control worker decodes them
-    after the commit (`_store_scans`). Raise ProposalError and save nothing when anything is
-    wrong (fields, a scan's header, limit, permission).
+    after the commit (`_store_scans`). `scan_printing`: the code of the card's printing the
+    scans show (a reprint, a foil), or "" for its first print. Raise ProposalError and save
+    nothing when anything is wrong (fields, a scan's header, the printing, limit, permission).
     """
     if not proposer.is_authenticated:
         raise ProposalError([RowProblem(0, "", "Sign in to propose a card.")])
@@ -145,6 +148,7 @@ def proposal_create(
     note = clean_text(note, "note", 2000, required=False)
     if apply_now and not is_trusted(proposer):
         raise ProposalError([RowProblem(0, "", "Only trusted editors can apply at once.")])
+    printing = scan_printing_of(row["id"], scan_printing)
     with transaction.atomic():
         count_against_daily_limit(proposer)
         proposal = CardProposal.objects.create(
@@ -156,7 +160,7 @@ def proposal_create(
             source=source,
             note=note,
         )
-        _store_scans(proposal, scans)
+        _store_scans(proposal, scans, printing)
         if apply_now:
             proposal = proposal_accept(proposal=proposal, reviewer=proposer)
         catalog_bump()  # `is:pending` answers change with the proposals
@@ -216,11 +220,27 @@ def proposal_resubmit(
     return locked
 
 
-def _store_scans(proposal: CardProposal, scans: dict | None) -> None:
+def scan_printing_of(card_id: str, code: str):
+    """The printing of the card a proposal's scans show, by its code ("" : none said), or
+    ProposalError naming the field when the code is not one of that card's printings."""
+    code = (code or "").strip()
+    if not code:
+        return None
+    printing = Printing.objects.filter(code=code[:20], card_id=card_id).first()
+    if printing is None:
+        message = _("“%(code)s” is not a printing of %(card)s.") % {
+            "code": code[:20],
+            "card": card_id,
+        }
+        raise ProposalError([RowProblem(0, "scan_printing", message)])
+    return printing
+
+
+def _store_scans(proposal: CardProposal, scans: dict | None, printing=None) -> None:
     """Store each side's upload for the control worker (its header checked, nothing decoded)."""
     for side, upload in (scans or {}).items():
         try:
-            scan_upload_store(upload=upload, side=side, proposal=proposal)
+            scan_upload_store(upload=upload, side=side, proposal=proposal, printing=printing)
         except ScanError as exc:
             raise ProposalError([RowProblem(0, side, str(exc))]) from None
 

@@ -80,6 +80,7 @@ def propose(request):
                     note=form.cleaned_data["note"],
                     scans=form.scans,
                     apply_now=form.cleaned_data.get("apply_now", False),
+                    scan_printing=form.cleaned_data.get("scan_printing", ""),
                 )
             except ProposalError as exc:
                 _show_problems(form, exc)
@@ -92,15 +93,20 @@ def propose(request):
                 )
                 return redirect(proposal.get_absolute_url())
     else:
-        form = ProposalForm(
-            initial=ProposalForm.initial_for(card, set_code=set_code, number=number),
-            trusted=trusted,
-        )
+        initial = ProposalForm.initial_for(card, set_code=set_code, number=number)
+        # "add a scan" of one printing (the card page's printings table) preselects it.
+        initial["scan_printing"] = (request.GET.get("printing") or "").replace("\x00", "")[:20]
+        form = ProposalForm(initial=initial, trusted=trusted)
     status = 400 if request.method == "POST" else 200
     return render(
         request,
         "catalog/propose.html",
-        {"form": form, "card": card, "trusted": trusted},
+        {
+            "form": form,
+            "card": card,
+            "trusted": trusted,
+            "card_printings": list(card.printings.all()) if card else [],
+        },
         status=status,
     )
 

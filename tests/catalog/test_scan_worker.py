@@ -374,3 +374,60 @@ def test_an_upload_left_pending_is_sent_again_by_the_beat_sweep_then_given_up(
         and entry["options"]["queue"] == settings.CONTROL_QUEUE
         for entry in settings.CELERY_BEAT_SCHEDULE.values()
     )
+
+
+# --- a scan of one printing of the card (issue #24: printings have their own scans) ------------
+
+
+def _reprint():
+    from catalog.models import Card, CardSet, Printing
+
+    card = Card.objects.get(id="BS-012")
+    other = CardSet.objects.exclude(code="BS").first()
+    return Printing.objects.create(
+        code=f"{other.code}-077", card=card, card_set=other, number=77, kind="reprint"
+    )
+
+
+def test_a_scan_says_which_printing_it_shows_and_the_scan_keeps_it(
+    alice_client, django_capture_on_commit_callbacks
+):
+    reprint = _reprint()
+    page = alice_client.get("/cards/propose/?card=BS-012").content.decode()
+    assert f'<option value="{reprint.code}"' in page  # offered: the card has two printings
+    with django_capture_on_commit_callbacks(execute=True):
+        response = alice_client.post(
+            "/cards/propose/?card=BS-012",
+            {**FORM, "front": upload(jpeg()), "scan_printing": reprint.code},
+        )
+    assert response.status_code == 302
+    scan = CardScan.objects.get()
+    assert scan.printing == reprint
+    # accepted, the scan shows in its printing's row of the card page, not the first print's
+    proposal = CardProposal.objects.get()
+    editor = grant(
+        get_user_model().objects.create_user("ed", "ed@example.com", "correct-horse-9"),
+        "review_proposal",
+    )
+    proposal_accept(proposal=proposal, reviewer=editor)
+    page = alice_client.get("/cards/BS-012/").content.decode()
+    row = page[page.index(f'data-printing="{reprint.code}"') :].split("</tr>")[0]
+    assert scan.thumbnail_url in row
+    first = page[page.index('data-printing="BS-012"') :].split("</tr>")[0]
+    assert scan.thumbnail_url not in first and "add a scan" in first
+    assert "printing=BS-012" in first
+    form = alice_client.get("/cards/propose/?card=BS-012&printing=" + reprint.code)
+    assert f'<option value="{reprint.code}" selected' in form.content.decode()
+
+
+def test_a_printing_of_another_card_is_refused_naming_the_field(alice_client):
+    from catalog.models import Printing
+
+    elsewhere = Printing.objects.exclude(card_id="BS-012").first()
+    response = alice_client.post(
+        "/cards/propose/?card=BS-012",
+        {**FORM, "front": upload(jpeg()), "scan_printing": elsewhere.code},
+    )
+    assert response.status_code == 400
+    assert f"“{elsewhere.code}” is not a printing of BS-012." in response.content.decode()
+    assert not CardProposal.objects.exists() and not ScanUpload.objects.exists()
