@@ -47,14 +47,18 @@ class SwapsKind(GauntletKind):
         study = request.study or {}
         source = study.get("source", "catalogue")
         if source not in SOURCES:
-            errors["source"] = [f"Unknown candidate source {source!r}: use {' or '.join(SOURCES)}."]
+            errors["source"] = [
+                _("Unknown candidate source “%(source)s”: use %(known)s.")
+                % {"source": str(source)[:40], "known": " / ".join(SOURCES)}
+            ]
         field_size = deck_sides.prebuilt_decks().count()
         limit = settings.SIMULATION_SWAPS_MAX_FIELD
         if field_size == 0:
-            errors["field"] = ["The field is empty: no public prebuilt deck is available."]
+            errors["field"] = [_("The field is empty: no public prebuilt deck is available.")]
         elif field_size > limit:
             errors["field"] = [
-                f"The field has {field_size:,} decks; swap suggestions play at most {limit:,}."
+                _("The field has %(n)s decks; swap suggestions play at most %(limit)s.")
+                % {"n": f"{field_size:,}", "limit": f"{limit:,}"}
             ]
         if errors:
             return Prepared(sides=[], params={}, opponents=0)
@@ -70,7 +74,7 @@ class SwapsKind(GauntletKind):
             candidates = [swap for swap in candidates if swap[0] in set(out_only)]
         if not candidates:
             errors["candidates"] = [
-                "No legal swap is left to try: every replacement would make the deck illegal."
+                _("No legal swap is left to try: every replacement would make the deck illegal.")
             ]
             return prepared
         opponents = prepared.opponents
@@ -80,9 +84,18 @@ class SwapsKind(GauntletKind):
         cap = settings.SIMULATION_MAX_RUNS
         if total > cap:
             errors["candidates"] = [
-                f"{len(candidates):,} candidate swaps at {request.runs:,} runs against each of "
-                f"{opponents} decks could need {total:,} matches; a batch may plan at most "
-                f"{cap:,}. Choose fewer cards to take out or bring in (out, in), or fewer runs."
+                _(
+                    "%(n)s candidate swaps at %(runs)s runs against each of %(decks)s decks "
+                    "could need %(total)s matches; a batch may plan at most %(cap)s. Choose "
+                    "fewer cards to take out or bring in (out, in), or fewer runs."
+                )
+                % {
+                    "n": f"{len(candidates):,}",
+                    "runs": f"{request.runs:,}",
+                    "decks": opponents,
+                    "total": f"{total:,}",
+                    "cap": f"{cap:,}",
+                }
             ]
             return prepared
         used = {card_in for _, card_in in candidates}
@@ -129,9 +142,9 @@ class SwapsKind(GauntletKind):
         found = {card.id: engine_card(card).to_log() for card in cards.order_by("id")}
         if not found:
             errors["source"] = [
-                "Your collection holds no card to bring in."
+                _("Your collection holds no card to bring in.")
                 if source == "collection"
-                else "The catalogue holds no card to bring in."
+                else _("The catalogue holds no card to bring in.")
             ]
         return found
 
