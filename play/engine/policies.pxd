@@ -70,10 +70,10 @@ cdef long _with_events(long gained, long cost, long keep, list events, long need
 )
 cpdef object _search(list players, list events, long budget, long need, object keep_limit)
 
-cpdef list _keep_free(object hand, long budget, long deck_count)
+cpdef list _keep_free(object hand, long budget, long deck_count, long most=*)
 
 @cython.locals(facts=_Facts, best=_Facts, best_value=long, value=long)
-cpdef list _keep_free_of(list hand, long budget, long deck_count)
+cpdef list _keep_free_of(list hand, long budget, long deck_count, long most=*)
 
 @cython.locals(zone=long, target=long, distance=long, worth=long)
 cpdef long _keep_worth(Match state, object side) except? -1

@@ -94,6 +94,7 @@ _SHOOT = 1
 _DEFENSE = 2
 _AFFORDABLE_KEEP = 9  # the most card value greedy spends to win a keep contest (first edition)
 _CONTEST_WORTH = 20  # the base card value greedy spends on the ball (second edition)
+_KEEP_FREE_MOST = 4  # the most card value greedy spends on a hold when nothing else does it
 _MAX_CANDIDATE_PLAYERS = 4  # a heuristic: only the four strongest, to keep the search small
 
 
@@ -431,12 +432,17 @@ def _search(
     return picked, gained, best_cost
 
 
-def _keep_free(hand: Sequence[Card], budget: int, deck_count: int) -> list[Card]:
-    """Return the cheapest card that adds no keep (to end the phase holding the ball)."""
-    return _keep_free_of(_hand_facts(hand), budget, deck_count)
+def _keep_free(
+    hand: Sequence[Card], budget: int, deck_count: int, most: int = _KEEP_FREE_MOST
+) -> list[Card]:
+    """Return the cheapest card that adds no keep (to end the phase holding the ball), if its
+    value is at most `most`."""
+    return _keep_free_of(_hand_facts(hand), budget, deck_count, most)
 
 
-def _keep_free_of(hand: list[_Facts], budget: int, deck_count: int) -> list[Card]:
+def _keep_free_of(
+    hand: list[_Facts], budget: int, deck_count: int, most: int = _KEEP_FREE_MOST
+) -> list[Card]:
     """`_keep_free` of a hand's facts (`_hand_facts`)."""
     best = None
     best_value = 0
@@ -451,7 +457,7 @@ def _keep_free_of(hand: list[_Facts], budget: int, deck_count: int) -> list[Card
             value = 0 if facts.draws_only and deck_count >= 3 else facts.free_value
         if best is None or value < best_value:
             best, best_value = facts, value
-    return [best.card] if best is not None and best_value <= 4 else []
+    return [best.card] if best is not None and best_value <= most else []
 
 
 def _keep_worth(state: Match, side: Side) -> int:
@@ -504,7 +510,14 @@ def _greedy_cards(state: Match, side: Side) -> list[Card]:
         # A card that adds no keep, used while the totals are level, ends the phase at
         # once with the ball held (R-PLAY-4: not ahead). Draw-only events do it for free.
         hand = _hand_facts(mine.hand)
-        free = _keep_free_of(hand, budget, len(mine.deck))
+        if passes:
+            # R-PLAY-4 (passes): the hold is the whole keep contest won for one card, so it
+            # may cost what winning the contest may (`_keep_worth`); a cap of 4 kept greedy
+            # from holding with e.g. a `shoot:+3` (value 5) and let the defense take the ball.
+            free = _keep_free_of(hand, budget, len(mine.deck), _keep_worth(state, side))
+        else:
+            # ends_phase: playing nothing holds the ball as well; only cheap cards (draws).
+            free = _keep_free_of(hand, budget, len(mine.deck), _KEEP_FREE_MOST)
         if free or not passes:
             return free
         if state.timing == 1:

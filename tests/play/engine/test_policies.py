@@ -6,6 +6,7 @@ import pytest
 
 from play.engine.actions import ChooseGoalKick, ChooseShot, HalftimeSwaps, PlayCards
 from play.engine.match import HALFTIME, SHOT, Match
+from play.engine.options import Options
 from play.engine.policies import LADDER, POLICIES, SearchPolicy, _card_facts, get_policy
 from play.engine.runner import play_match
 from play.engine.testing import event, goalkeeper, player, sample_side_deck, stacked_match
@@ -111,6 +112,38 @@ def test_greedy_holds_the_ball_with_a_keep_free_card_at_timing_1():  # R-PLAY-4
     match.apply_action(action)
     assert last(match, "play_end")["reason"] == "not_ahead"
     assert last(match, "judge")["outcome"] == "hold"
+
+
+# A hand whose only keep-free card is the event (the players all add keep).
+_KEEPERS = [player(f"A-K{n}", keep=n) for n in (9, 2, 3)]
+
+
+def test_greedy_holds_the_ball_with_a_shoot_3_event_at_timing_1():  # R-PLAY-4 passes
+    # The hold wins the keep contest for one card, so greedy may spend on it what the ball is
+    # worth (`_keep_worth`), not only a card of value 4 or less: with a cap of 4 it kept a
+    # `shoot:+3` (value 5) and let the defense take the ball, and a deck gained about 16
+    # points of win rate by swapping a `shoot:+3` for a weaker `shoot:+2` (value 4).
+    greedy = get_policy("greedy")
+    match = stacked_match([*_KEEPERS, event("A-S3", "shoot:+3")])
+    action = greedy.choose(match, RNG)
+    assert action == PlayCards("A", ("A-S3",))
+    match.apply_action(action)
+    assert last(match, "play_end")["reason"] == "not_ahead"
+    assert last(match, "judge")["outcome"] == "hold"
+
+
+def test_greedy_passes_when_the_keep_free_card_is_worth_more_than_the_ball():  # R-PLAY-4
+    greedy = get_policy("greedy")
+    match = stacked_match([*_KEEPERS, event("A-S30", "shoot:+30")])  # value 32 > 26
+    assert greedy.choose(match, RNG) == PlayCards("A", ())
+
+
+def test_greedy_spends_no_shoot_3_on_a_hold_under_the_first_edition():  # R-PLAY-4 ends_phase
+    # Playing nothing ends the phase holding the ball as well (0 <= 0), so only cheap cards.
+    greedy = get_policy("greedy")
+    options = Options(empty_timing="ends_phase")
+    match = stacked_match([*_KEEPERS, event("A-S3", "shoot:+3")], options=options)
+    assert greedy.choose(match, RNG) == PlayCards("A", ())
 
 
 def test_greedy_answers_a_defense_that_took_the_keep_lead():  # R-PLAY-4, R-JUDGE-5
