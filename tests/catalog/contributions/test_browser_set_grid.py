@@ -53,12 +53,15 @@ def test_a_collector_enters_twenty_cards_from_the_keyboard(live_server, browser,
     for n in range(1, 21):
         values = card_values(n)
         active = browser.switch_to.active_element
+        # A card's values and the keys between them in one send_keys (the same key events,
+        # one WebDriver round trip a card instead of two a field).
+        typed = ""
         for index, field in enumerate(PLAN):
             if field is not None:
-                browser.switch_to.active_element.send_keys(values[field])
-            last = index == len(PLAN) - 1
-            browser.switch_to.active_element.send_keys(Keys.ENTER if last else Keys.TAB)
+                typed += values[field]
+            typed += Keys.ENTER if index == len(PLAN) - 1 else Keys.TAB
             navigation += 1
+        active.send_keys(typed)
         assert active != browser.switch_to.active_element
         if n == 5:  # a reload keeps the draft
             browser.refresh()
@@ -164,12 +167,13 @@ def test_twenty_cards_each_with_a_scan_at_no_more_than_12_keys_a_card(
     keys = 0
     for n in range(1, 21):
         values = card_values(n)
+        typed = ""  # one send_keys a card: the same key events, fewer round trips
         for index, field in enumerate(PLAN):
             if field is not None:
-                browser.switch_to.active_element.send_keys(values[field])
-            last = index == len(PLAN) - 1
-            browser.switch_to.active_element.send_keys(Keys.ENTER if last else Keys.TAB)
+                typed += values[field]
+            typed += Keys.ENTER if index == len(PLAN) - 1 else Keys.TAB
             keys += 1
+        browser.switch_to.active_element.send_keys(typed)
     folder = tmp_path / "scans"
     folder.mkdir()
     paths = scan_files(folder, range(1, 21))
