@@ -198,96 +198,78 @@ def batch_swap_apply(request, batch_id, number):
 
 
 SWAP_COLUMNS = ["number", "out", "in", "matches", "wins", "up", "down", "difference"]
+HALFTIME_COLUMNS = ["number", "out", "in", "pairs", "wins", "up", "down", "difference"]
+
+
+def _paired_swaps_csv(request, batch_id, *, kind: str, columns, tail_header, tail_of):
+    """A swaps or halftime batch's rows as CSV: the baseline's counts, each swap's paired
+    counts, change, interval and p-value, then the kind's own columns (`tail_of(row)`)."""
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    results, _partial = selectors.batch_shown_results(batch)
+    if batch.kind != kind or not results or "swaps" not in results:
+        raise Http404
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        ["baseline_matches", "baseline_wins", *columns, "low", "high", "p_value", *tail_header]
+    )
+    baseline = results["baseline"]
+    for row in results["swaps"]:
+        writer.writerow(
+            [
+                baseline["runs"],
+                baseline["wins"],
+                *(row[name] for name in columns),
+                *(row["interval"] or [None, None]),
+                row["p_value"],
+                *tail_of(row),
+            ]
+        )
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{kind}-{batch.pk}.csv"'
+    return response
+
+
+def _stands(row) -> str:
+    return "yes" if row["stands"] else "no"
 
 
 @login_required
 @require_GET
 def batch_swaps_csv(request, batch_id):
     """A swaps batch's rows: each swap's paired counts, change, interval and verdict."""
-    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
-    results, _partial = selectors.batch_shown_results(batch)
-    if batch.kind != "swaps" or not results or "swaps" not in results:
-        raise Http404
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        [
-            "baseline_matches",
-            "baseline_wins",
-            *SWAP_COLUMNS,
-            "low",
-            "high",
-            "p_value",
-            "confirmed_pairs",
-            "confirmed_difference",
-            "confirmed_p_value",
-            "stands",
+
+    def confirmed(row):
+        stage = row["confirmed"] or {}
+        return [
+            stage.get("pairs", ""),
+            stage.get("difference", ""),
+            stage.get("p_value", ""),
+            _stands(row),
         ]
+
+    return _paired_swaps_csv(
+        request,
+        batch_id,
+        kind="swaps",
+        columns=SWAP_COLUMNS,
+        tail_header=["confirmed_pairs", "confirmed_difference", "confirmed_p_value", "stands"],
+        tail_of=confirmed,
     )
-    baseline = results["baseline"]
-    for row in results["swaps"]:
-        interval = row["interval"] or [None, None]
-        confirmed = row["confirmed"] or {}
-        writer.writerow(
-            [
-                baseline["runs"],
-                baseline["wins"],
-                *(row[name] for name in SWAP_COLUMNS),
-                *interval,
-                row["p_value"],
-                confirmed.get("pairs", ""),
-                confirmed.get("difference", ""),
-                confirmed.get("p_value", ""),
-                "yes" if row["stands"] else "no",
-            ]
-        )
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="swaps-{batch.pk}.csv"'
-    return response
-
-
-HALFTIME_COLUMNS = ["number", "out", "in", "pairs", "wins", "up", "down", "difference"]
 
 
 @login_required
 @require_GET
 def batch_halftime_csv(request, batch_id):
     """A halftime batch's rows: each halftime swap's paired counts, change, interval, verdict."""
-    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
-    results, _partial = selectors.batch_shown_results(batch)
-    if batch.kind != "halftime" or not results or "swaps" not in results:
-        raise Http404
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        [
-            "baseline_matches",
-            "baseline_wins",
-            *HALFTIME_COLUMNS,
-            "low",
-            "high",
-            "p_value",
-            "stands",
-            "verdict",
-        ]
+    return _paired_swaps_csv(
+        request,
+        batch_id,
+        kind="halftime",
+        columns=HALFTIME_COLUMNS,
+        tail_header=["stands", "verdict"],
+        tail_of=lambda row: [_stands(row), row["verdict"]],
     )
-    baseline = results["baseline"]
-    for row in results["swaps"]:
-        interval = row["interval"] or [None, None]
-        writer.writerow(
-            [
-                baseline["runs"],
-                baseline["wins"],
-                *(row[name] for name in HALFTIME_COLUMNS),
-                *interval,
-                row["p_value"],
-                "yes" if row["stands"] else "no",
-                row["verdict"],
-            ]
-        )
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="halftime-{batch.pk}.csv"'
-    return response
 
 
 @login_required
