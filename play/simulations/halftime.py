@@ -30,7 +30,7 @@ from play.engine.options import Options
 from play.engine.policies import get_policy
 from play.engine.runner import play_match
 from play.simulations.core import side_deck
-from play.simulations.swaps import _problems, holm, paired
+from play.simulations.swaps import _problems, count_paired, holm, paired
 
 SMALL_SAMPLE = 30  # fewer paired matches than this: too few to read a difference
 VERDICTS = ("worth", "unclear", "costs", "too_few", "never_legal")
@@ -117,9 +117,8 @@ def run_chunk(
     up = [0] * len(forced)
     down = [0] * len(forced)
     for seed in seeds:
-        base_won = None
-        for number, policy in enumerate(forced):
-            outcome = play_match(
+        won = [
+            play_match(
                 side_a,
                 side_b,
                 policy_a=policy,
@@ -128,15 +127,11 @@ def run_chunk(
                 options=options,
                 log=False,
                 decks=pair,
-            )
-            won = outcome.winner == "A"
-            wins[number] += won
-            if number == 0:
-                base_won = won
-            elif won and not base_won:
-                up[number] += 1
-            elif base_won and not won:
-                down[number] += 1
+            ).winner
+            == "A"
+            for policy in forced
+        ]
+        count_paired(won, wins, up, down)
     return {
         "runs": len(seeds),
         "baseline_wins": wins[0],

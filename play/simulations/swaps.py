@@ -92,6 +92,15 @@ def swapped(snapshot: dict, swap: list[str], in_cards: dict[str, dict]) -> dict:
     return {**snapshot, "cards": cards, "card_data": card_data}
 
 
+def count_paired(won: list[bool], wins: list[int], up: list[int], down: list[int]) -> None:
+    """Add one match seed's outcomes (deck A's first, then each candidate's) to the counts: wins,
+    and how often a candidate won where A lost (`up`) or lost where A won (`down`)."""
+    for number, result in enumerate(won):
+        wins[number] += result
+        if number and result != won[0]:
+            (up if result else down)[number] += 1
+
+
 def run_chunk(
     *,
     base: dict,
@@ -119,9 +128,8 @@ def run_chunk(
     down = [0] * len(sides)
     for _ in range(runs):
         match_seed = rng.getrandbits(63)
-        base_won = None
-        for number, (side, pair) in enumerate(zip(sides, pairs, strict=True)):
-            outcome = play_match(
+        won = [
+            play_match(
                 side,
                 side_b,
                 policy_a=policy_a,
@@ -129,15 +137,11 @@ def run_chunk(
                 seed=match_seed,
                 options=options,
                 decks=pair,
-            )
-            won = outcome.winner == "A"
-            wins[number] += won
-            if number == 0:
-                base_won = won
-            elif won and not base_won:
-                up[number] += 1
-            elif base_won and not won:
-                down[number] += 1
+            ).winner
+            == "A"
+            for side, pair in zip(sides, pairs, strict=True)
+        ]
+        count_paired(won, wins, up, down)
     return {
         "runs": runs,
         "baseline_wins": wins[0],
