@@ -167,6 +167,12 @@ def _said(exc: ProposalError) -> list[dict]:
 # ----- the set's layout ---------------------------------------------------------------------
 
 
+def _mark_refused(request, context: dict, problems: list, fields: list) -> HttpResponse:
+    """The marking page again with its problems listed and their fields marked (400)."""
+    context["problems"], context["error_fields"] = problems, fields
+    return render(request, "catalog/layout_mark.html", context, status=400)
+
+
 def _pending(card_set: CardSet, user):
     pending = LayoutProposal.objects.filter(
         card_set=card_set,
@@ -334,13 +340,10 @@ def _mark_send(request, card_set: CardSet):
             apply_now=context["apply_now"],
         )
     except RegionsRefused as exc:
-        context["problems"] = _listed(exc.problems)
-        context["error_fields"] = [name for name, _message in exc.problems]
-        return render(request, "catalog/layout_mark.html", context, status=400)
+        fields = [name for name, _message in exc.problems]
+        return _mark_refused(request, context, _listed(exc.problems), fields)
     except ProposalError as exc:
-        context["problems"] = _said(exc)
-        context["error_fields"] = [p.field for p in exc.problems]
-        return render(request, "catalog/layout_mark.html", context, status=400)
+        return _mark_refused(request, context, _said(exc), [p.field for p in exc.problems])
     if proposal.status == LayoutProposal.Status.ACCEPTED:
         messages.success(request, _("Applied: this is now the set's layout."))
         return redirect("catalog:set-layout", card_set.code)
@@ -496,13 +499,10 @@ def layout_proposal_edit(request, pk):
             note=values["note"],
         )
     except RegionsRefused as exc:
-        context["problems"] = _listed(exc.problems)
-        context["error_fields"] = [name for name, _message in exc.problems]
-        return render(request, "catalog/layout_mark.html", context, status=400)
+        fields = [name for name, _message in exc.problems]
+        return _mark_refused(request, context, _listed(exc.problems), fields)
     except ProposalError as exc:
-        context["problems"] = _said(exc)
-        context["error_fields"] = [p.field for p in exc.problems]
-        return render(request, "catalog/layout_mark.html", context, status=400)
+        return _mark_refused(request, context, _said(exc), [p.field for p in exc.problems])
     messages.success(request, _("Changed; your layout is waiting for review again."))
     return redirect(proposal.get_absolute_url())
 
