@@ -23,6 +23,7 @@ from catalog.models import (
     CardNoteEdit,
     CardNoteProposal,
     CardProposal,
+    LayoutProposal,
     Printing,
     PrintingProposal,
     PrintingProposalEdit,
@@ -71,7 +72,8 @@ def proposals_today(user) -> int:
     """Return how many proposals and edits the user sent in the last day: card proposals
     (outside changesets, which have their own limit), their edits, errata and rulings
     proposed or edited (catalog.contributions.notes) and printings proposed or edited
-    (catalog.contributions.printings) — one daily budget for every change."""
+    (catalog.contributions.printings), and set layouts marked (catalog.contributions.layouts)
+    — one daily budget for every change."""
     since = timezone.now() - timedelta(days=1)
     # Cards sent in a changeset count against its own limit (catalog.contributions.changesets).
     sent = CardProposal.objects.filter(
@@ -84,7 +86,8 @@ def proposals_today(user) -> int:
     printings_edited = PrintingProposalEdit.objects.filter(
         editor=user, created_at__gte=since
     ).count()
-    return sent + edited + notes + notes_edited + printings + printings_edited
+    layouts = LayoutProposal.objects.filter(proposer=user, created_at__gte=since).count()
+    return sent + edited + notes + notes_edited + printings + printings_edited + layouts
 
 
 def count_against_daily_limit(user) -> None:

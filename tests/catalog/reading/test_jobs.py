@@ -447,3 +447,21 @@ def test_a_region_outside_the_card_is_named_in_japanese():
     assert "keep box region is marked outside the card" in str(caught.value)
     with translation.override("ja"):  # said when shown, in the reader's language
         assert "キープ欄 の領域がカードの外" in str(caught.value)
+
+
+def test_marked_layouts_count_against_the_daily_proposal_limit(
+    basic, alice, settings, synthetic_set, django_capture_on_commit_callbacks
+):
+    settings.PROPOSALS_PER_DAY = 1
+    job = run_job(
+        django_capture_on_commit_callbacks,
+        user=alice,
+        card_set=basic,
+        kind=ReadingJob.Kind.STRAIGHTEN,
+        upload=jpeg_file(synthetic_set[2][0]),
+    )
+    regions = layouts.generated_regions(basic)
+    layouts.layout_proposal_create(proposer=alice, job=job, regions=regions, source="mine")
+    with pytest.raises(ProposalError, match="proposals a day"):
+        layouts.layout_proposal_create(proposer=alice, job=job, regions=regions, source="mine")
+    assert LayoutProposal.objects.count() == 1
