@@ -101,7 +101,12 @@ def table_writes() -> dict[str, int]:
         return dict(cursor.fetchall())
 
 
-def start_workers(count: int) -> list[subprocess.Popen]:
+def start_workers(
+    count: int, *, name: str = "bench", quiet: bool = False
+) -> list[subprocess.Popen]:
+    """Start `count` Celery worker processes (prefork, concurrency 1), each in its own session;
+    `quiet` sends their banners and warnings to /dev/null (a bench printing only figures)."""
+    output = subprocess.DEVNULL if quiet else None
     procs = []
     for number in range(count):
         procs.append(
@@ -116,7 +121,7 @@ def start_workers(count: int) -> list[subprocess.Popen]:
                     "--concurrency",
                     "1",
                     "--hostname",
-                    f"bench{number}@%h",
+                    f"{name}{number}@%h",
                     "--loglevel",
                     "WARNING",
                     "--without-gossip",
@@ -126,6 +131,8 @@ def start_workers(count: int) -> list[subprocess.Popen]:
                 cwd=ROOT,
                 env=os.environ.copy(),
                 start_new_session=True,
+                stdout=output,
+                stderr=output,
             )
         )
     time.sleep(4)  # let the workers connect before the clock starts
@@ -153,7 +160,7 @@ def stop_workers(procs) -> None:
     for proc in procs:
         os.killpg(proc.pid, signal.SIGTERM)
     for proc in procs:
-        proc.wait(timeout=30)
+        proc.wait(timeout=60)  # a worker finishes the chunk in hand before it stops
 
 
 def post_and_wait(client, deck, runs: int, seed: int):

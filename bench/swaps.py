@@ -27,16 +27,22 @@ Holm's correction, its rank, the other swaps that stand, and the load average.
 
 import argparse
 import os
-import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 from unittest.mock import patch
 
 ROOT = Path(__file__).resolve().parents[1]
-DB_NAME = "wt_doctor_bench_swaps"
-SERVER = "postgresql://postgres@127.0.0.1:5432"
+sys.path.insert(0, str(ROOT))
+
+from bench.simulations import (  # noqa: E402  (the path above first)
+    SERVER,
+    recreate_database,
+    start_workers,
+    stop_workers,
+)
+
+DB_NAME = "cardlab_bench_swaps"
 REDIS = "redis://127.0.0.1:6379/9"
 OUT = "02-171"  # the default out-card of the planted swap (--out)
 
@@ -69,7 +75,6 @@ def main() -> None:
         os.environ["REDIS_URL"] = args.redis
     else:
         os.environ.pop("REDIS_URL", None)
-    sys.path.insert(0, str(ROOT))
     recreate_database(args.database)
     import django
 
@@ -94,7 +99,7 @@ def main() -> None:
     load_before = os.getloadavg()
     started = time.perf_counter()
     if args.workers:
-        procs = start_workers(args.workers)
+        procs = start_workers(args.workers, name="benchswaps", quiet=True)
         try:
             started = time.perf_counter()
             batch = create(user, deck, args, study, queue=True)
@@ -115,14 +120,6 @@ def main() -> None:
         for row in [r for r in batch.results["swaps"] if r["stands"]]:
             in_card = batch.params["in_cards"][row["in"]]
             measure(deck, [row["out"], row["in"]], in_card, args.verify)
-
-
-def recreate_database(name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {name} ENCODING 'UTF8' TEMPLATE template0")
 
 
 def plant(args):
@@ -225,46 +222,6 @@ def run_inline(batch) -> None:
             return
         for index in left:
             services.chunk_run(batch_id=batch.pk, index=index)
-
-
-def start_workers(count: int) -> list[subprocess.Popen]:
-    procs = []
-    for number in range(count):
-        procs.append(
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "cardsite",
-                    "worker",
-                    "--concurrency",
-                    "1",
-                    "--hostname",
-                    f"benchswaps{number}@%h",
-                    "--loglevel",
-                    "WARNING",
-                    "--without-gossip",
-                    "--without-mingle",
-                    "--without-heartbeat",
-                ],
-                cwd=ROOT,
-                env=os.environ.copy(),
-                start_new_session=True,
-                stdout=subprocess.DEVNULL,  # the banner and beat warnings: not the figures
-                stderr=subprocess.DEVNULL,
-            )
-        )
-    time.sleep(4)  # let the workers connect before the clock starts
-    return procs
-
-
-def stop_workers(procs) -> None:
-    for proc in procs:
-        os.killpg(proc.pid, signal.SIGTERM)
-    for proc in procs:
-        proc.wait(timeout=60)
 
 
 def report(batch, planted, elapsed, args, load_before, load_after) -> None:

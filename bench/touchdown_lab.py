@@ -46,7 +46,7 @@ def run(what: str, *, workers: int, stronger: str, seed: int) -> None:
     user, _ = get_user_model().objects.get_or_create(username=f"bench-td-{what}")
     study = {"kind": "recommend", "bot": "greedy", "preview": what == "preview"}
     study["stronger"] = "" if stronger == "none" else stronger
-    procs = start_workers(workers)
+    procs = start_workers(workers, name="benchtd", quiet=True)
     try:
         cpu_before = group_cpu_seconds(procs)
         started = time.perf_counter()
