@@ -5,7 +5,7 @@ of win rate with 95% confidence, and finishes in <= 10 minutes on 2 workers".
 
 Usage: .venv/bin/python bench/swaps.py [--runs 8] [--seed 1] [--candidates 200]
        [--effect "shoot:+2"] [--workers N] [--measure 3000]
-       [--database wt_doctor_bench_swaps] [--redis redis://127.0.0.1:6379/9]
+       [--database cardlab_bench_swaps] [--redis redis://127.0.0.1:6379/9]
 
 It creates its own PostgreSQL database (dropped and re-created), migrates, loads the catalog,
 and plants a known good swap: an event card `Planted` (effect `--effect`) in the catalogue and,
