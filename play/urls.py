@@ -20,6 +20,11 @@ urlpatterns = [
         "simulations/<int:batch_id>/swaps.csv", batch_views.batch_swaps_csv, name="batch-swaps-csv"
     ),
     path(
+        "simulations/<int:batch_id>/matrix.csv",
+        batch_views.batch_matrix_csv,
+        name="batch-matrix-csv",
+    ),
+    path(
         "simulations/<int:batch_id>/halftime/",
         batch_views.batch_halftime_from_report,
         name="batch-halftime-from-report",

@@ -182,6 +182,43 @@ def batch_cards_csv(request, batch_id):
 
 
 @login_required
+@require_GET
+def batch_matrix_csv(request, batch_id):
+    """A matchup matrix's cells, one row per ordered pair of decks: the row deck's record
+    against the column deck, its 95% interval, and whether that deck is the row's best
+    response (issue #29 item 3)."""
+    batch = selectors.batch_for_owner(user=request.user, batch_id=batch_id)
+    results, _partial = selectors.batch_shown_results(batch)
+    if batch.kind != "matrix" or not results or "rows" not in results:
+        raise Http404
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        ["deck", "opponent", "matches", "wins", "win_rate", "low", "high", "best_response"]
+    )
+    names = results["decks"]
+    for row in results["rows"]:
+        best = (row["best_response"] or {}).get("index")
+        for j, cell in enumerate(row["cells"]):
+            if cell is None:
+                continue
+            writer.writerow(
+                [
+                    row["deck"],
+                    names[j],
+                    cell["runs"],
+                    cell["wins"],
+                    cell["win_rate"],
+                    *cell["interval"],
+                    "yes" if j == best else "no",
+                ]
+            )
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="matrix-{batch.pk}.csv"'
+    return response
+
+
+@login_required
 @require_POST
 def batch_swap_apply(request, batch_id, number):
     """Apply a suggested swap to a copy of the deck: a new deck and version, owner only."""

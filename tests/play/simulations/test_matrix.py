@@ -95,6 +95,14 @@ def test_a_matrix_batch_plays_every_pair_once_and_shows_the_matrix(alice, alice_
     page = alice_client.get(batch.get_absolute_url()).content.decode()
     assert 'id="matchup-matrix"' in page and 'id="best-responses"' in page
     assert not batch.sample_logs.exists()
+    # the download: a row per ordered pair, the best response of each deck marked once
+    assert f"/simulations/{batch.pk}/matrix.csv" in page
+    lines = alice_client.get(f"/simulations/{batch.pk}/matrix.csv").content.decode().splitlines()
+    assert lines[0] == "deck,opponent,matches,wins,win_rate,low,high,best_response"
+    cells = [line.split(",") for line in lines[1:]]
+    assert len(cells) == size * (size - 1) and all(cell[2] == "6" for cell in cells)
+    assert sum(cell[-1] == "yes" for cell in cells) == size
+    assert alice_client.get(f"/simulations/{batch.pk}/cards.csv").status_code == 404
 
 
 def test_a_prebuilt_deck_as_deck_a_is_not_played_twice(alice, settings):
