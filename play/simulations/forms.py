@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from decks.selectors import decks_listed_for
 from play.simulations import kinds
 from play.simulations.bots import BOTS, RULE_CHOICES, bot_choices, bot_label
+from play.simulations.kinds.base import BatchKind
 
 POLICY_LABELS = {name: bot_label(name) for name in BOTS}  # lazy: the solo form reads them too
 
@@ -35,7 +36,7 @@ class SimulationForm(forms.Form):
         initial="draw_phase",
         required=False,
     )
-    runs = forms.IntegerField(min_value=1, initial=1000, label=_("Runs"))
+    runs = forms.IntegerField(min_value=1, initial=BatchKind.default_runs, label=_("Runs"))
     seed = forms.IntegerField(
         min_value=0, max_value=2**63 - 1, required=False, label=_("Seed (optional)")
     )
@@ -43,10 +44,11 @@ class SimulationForm(forms.Form):
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         limit = settings.SIMULATION_MAX_RUNS
+        chosen = self._chosen_kind()
         self.fields["runs"] = forms.IntegerField(
             min_value=1,
             max_value=limit,
-            initial=1000,
+            initial=chosen.default_runs if chosen is not None else BatchKind.default_runs,
             label=_("Runs"),
             help_text=_("Up to %(n)s.") % {"n": f"{limit:,}"},
         )
@@ -54,16 +56,33 @@ class SimulationForm(forms.Form):
             decks_listed_for(user).filter(is_legal=True).order_by("-is_sample", "name")
         )
         self._word_the_empty_opponent()
+        self._default_the_runs()
+
+    def _chosen_kind(self):
+        """Return the kind the form shows chosen (posted, asked for with ?kind=, or the default)."""
+        return kinds.get(
+            (self.data.get("kind") if self.is_bound else None)
+            or self.initial.get("kind")
+            or self.fields["kind"].initial
+        )
+
+    def _default_the_runs(self):
+        """Start Runs at the chosen kind's default (BatchKind.default_runs); site.js sets it to
+        the new kind's as the kind changes, unless the person typed a number of their own."""
+        self.fields["runs"].widget.attrs.update(
+            {
+                "data-defaults-follow": "kind",
+                "data-default-runs": json.dumps(
+                    {kind.key: kind.default_runs for kind in kinds.all_kinds() if kind.uses_decks}
+                ),
+            }
+        )
 
     def _word_the_empty_opponent(self):
         """Offer "(default)" only for a kind that has a default opponent (goldfish); site.js
         rewords the choice, and requires one, as the kind changes."""
         deck_kinds = [kind for kind in kinds.all_kinds() if kind.uses_decks]
-        chosen = kinds.get(
-            (self.data.get("kind") if self.is_bound else None)
-            or self.initial.get("kind")
-            or self.fields["kind"].initial
-        )
+        chosen = self._chosen_kind()
         field = self.fields["deck_b"]
         if chosen is not None and chosen.uses_decks:
             field.empty_label = chosen.empty_opponent_label

@@ -27,13 +27,42 @@
   function followChoices() {
     document.querySelectorAll("select[data-empty-follows]").forEach(followChoice);
   }
+  // A number whose starting value depends on another field of its form (the Simulate form's
+  // runs: fewer for swap suggestions, whose runs are each candidate's): data-default-runs maps
+  // the other field's values to the number. A number the person typed is theirs: it stays.
+  function followDefault(input) {
+    var other = input.form && input.form.elements[input.dataset.defaultsFollow];
+    var defaults = JSON.parse(input.dataset.defaultRuns || "{}");
+    if (!other || input.dataset.edited === "1" || defaults[other.value] === undefined) return;
+    input.value = defaults[other.value];
+  }
+  function noteOwnNumbers() {
+    // A form shown again (refused) keeps what was typed: a value other than the kind's
+    // default counts as typed.
+    document.querySelectorAll("input[data-defaults-follow]").forEach(function (input) {
+      var other = input.form && input.form.elements[input.dataset.defaultsFollow];
+      var defaults = JSON.parse(input.dataset.defaultRuns || "{}");
+      if (other && input.value !== "" && String(defaults[other.value]) !== input.value) {
+        input.dataset.edited = "1";
+      }
+    });
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target.dataset && event.target.dataset.defaultsFollow) {
+      event.target.dataset.edited = event.target.value === "" ? "" : "1";
+    }
+  });
   document.addEventListener("change", function (event) {
     if (!event.target.form || !event.target.name) return;
     event.target.form.querySelectorAll("select[data-empty-follows]").forEach(function (select) {
       if (select.dataset.emptyFollows === event.target.name) followChoice(select);
     });
+    event.target.form.querySelectorAll("input[data-defaults-follow]").forEach(function (input) {
+      if (input.dataset.defaultsFollow === event.target.name) followDefault(input);
+    });
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", followChoices); else followChoices();
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", noteOwnNumbers); else noteOwnNumbers();
 
   // The header's menu (base.html) is open wherever its links stand in the row (site.css shows
   // them there without JavaScript too), so they are part of the page for every reader and tool;

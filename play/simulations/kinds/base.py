@@ -50,6 +50,11 @@ class BatchKind:
     both_sides_played = False  # the match results show deck B's goals beside deck A's
     replay_url_name = "play:replay"  # the viewer that opens this kind's sample logs
     opponents_label = None  # how results name side B when it is many decks in turn
+    # The Simulate form's Runs to start with when this kind is chosen (site.js sets it as the
+    # kind changes, unless the person typed a number). A kind whose runs plan many matches
+    # each (per candidate swap, per stage) starts lower, so its default is not refused by
+    # SIMULATION_MAX_RUNS.
+    default_runs: int = 1000
 
     def detail_context(self, batch, request) -> dict:
         """Return what this kind's results template needs beyond `batch.results` (the

@@ -84,3 +84,26 @@ def test_the_opponent_choice_follows_the_kind(live_server, browser):
     # The browser keeps the form: an opponent must be chosen first.
     assert browser.execute_script("return arguments[0].validity.valueMissing", opponent)
     assert SimulationBatch.objects.count() == 0
+
+
+def test_the_runs_follow_the_kind_until_the_person_types_a_number(live_server, browser):
+    from play.simulations import kinds
+
+    catalog_load()
+    user = get_user_model().objects.create_user("rune", password="pw-runs-1")
+    deck = Deck.objects.filter(is_sample=True).order_by("slug").first()
+    log_in(browser, live_server, user)
+    browser.get(f"{live_server.url}/simulations/new/?deck={deck.slug}&kind=halftime")
+    runs = browser.find_element(By.NAME, "runs")
+    kind = Select(browser.find_element(By.NAME, "kind"))
+    assert runs.get_attribute("value") == str(kinds.get("halftime").default_runs)
+    kind.select_by_value("gauntlet")
+    assert runs.get_attribute("value") == str(kinds.get("gauntlet").default_runs)
+    kind.select_by_value("halftime")
+    assert runs.get_attribute("value") == str(kinds.get("halftime").default_runs)
+    runs.clear()
+    runs.send_keys("42")
+    kind.select_by_value("goldfish")
+    assert runs.get_attribute("value") == "42"  # typed: the person's own number stays
+    kind.select_by_value("halftime")
+    assert runs.get_attribute("value") == "42"

@@ -104,3 +104,39 @@ def test_the_opponent_choice_offers_the_goldfish_default_and_tells_the_script_ev
     assert 'data-empty-follows="kind"' in page and 'data-required-for="pk match"' in page
     assert "&quot;pk&quot;: &quot;Choose a deck&quot;" in page
     assert "&quot;goldfish&quot;: &quot;(default) a prebuilt deck&quot;" in page
+
+
+def _runs_input(page: str) -> str:
+    start = page.index('name="runs"')
+    return page[page.rindex("<input", 0, start) : page.index(">", start)]
+
+
+def test_the_runs_start_at_the_chosen_kinds_default_and_tell_the_script_every_kind(
+    alice_client, monkeypatch
+):
+    """Each kind has its own starting Runs (BatchKind.default_runs): a kind whose runs each
+    plan many matches (halftime: every swap on every seed) starts lower, so its default is
+    not refused by SIMULATION_MAX_RUNS."""
+    from play.simulations import kinds
+
+    halftime = kinds.get("halftime")
+    assert kinds.get("goldfish").default_runs == 1000 and halftime.default_runs < 1000
+    monkeypatch.setattr(type(kinds.get("matrix")), "default_runs", 37)
+    url = reverse("play:batch-new")
+    deck = sample_deck()
+    goldfish = _runs_input(alice_client.get(url, {"deck": deck.slug}).content.decode())
+    assert 'value="1000"' in goldfish
+    assert 'data-defaults-follow="kind"' in goldfish
+    assert "&quot;matrix&quot;: 37" in goldfish
+    assert f"&quot;halftime&quot;: {halftime.default_runs}" in goldfish
+    assert "touchdown" not in goldfish  # a kind the form does not offer
+    matrix = alice_client.get(url, {"deck": deck.slug, "kind": "matrix"}).content.decode()
+    assert 'value="37"' in _runs_input(matrix)
+    # A refused form keeps the number the person sent, whatever the kind's default.
+    refused = alice_client.post(url, {"deck": deck.slug, "kind": "matrix", "runs": 0})
+    assert refused.status_code == 400 and 'value="0"' in _runs_input(refused.content.decode())
+    # A form made in code (the deck page makes one) starts at its chosen kind's default.
+    from play.simulations.forms import SimulationForm
+
+    form = SimulationForm(user=None, initial={"kind": "halftime"})
+    assert form["runs"].value() == halftime.default_runs
