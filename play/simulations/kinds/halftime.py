@@ -116,10 +116,10 @@ class HalftimeKind(GauntletKind):
     results_template = "play/kinds/_halftime_results.html"
     keeps_logs = False
     # Runs are match seeds per field deck, each played by every legal swap and the baseline:
-    # runs x decks x (swaps + 1) matches. A full bench (20 cards) against a deck of ~25
-    # distinct cards gives ~500 swaps; at 1000 runs and 6 field decks that is ~3,000,000
-    # matches, refused by SIMULATION_MAX_RUNS (1,000,000). At 200 it is ~600,000: a batch of up
-    # to 832 swaps fits against the 6 prebuilt decks.
+    # runs x decks x (swaps + 1) matches. A prebuilt deck's 16 distinct cards and a full bench
+    # (20 cards, 19 not goalkeepers) give ~300 swaps: at 1000 runs against the 6 prebuilt decks
+    # ~1,800,000 matches, refused by SIMULATION_MAX_RUNS (1,000,000); at 200, ~360,000 (up to
+    # 832 swaps fit). The sample benched decks (80 swaps) make 97,200.
     default_runs = 200
 
     # --- the request -------------------------------------------------------------------------
