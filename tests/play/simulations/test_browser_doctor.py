@@ -23,6 +23,8 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import translation
+from django.utils.translation import gettext
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select
@@ -52,6 +54,12 @@ return [...arguments[0].querySelectorAll("thead th")]
   .map((th) => [th.textContent.trim(), lines(th)])
   .filter(([text, n]) => n > 4);
 """
+
+
+def said(language: str, text: str) -> str:
+    """Return an English UI text as a person reading `language` sees it."""
+    with translation.override(language):
+        return gettext(text)
 
 
 def run_all(batch) -> SimulationBatch:
@@ -159,7 +167,7 @@ def test_the_doctor_walk(walk, live_server, browser, language):
     button = browser.find_element(
         By.CSS_SELECTOR, f"form[action='/simulations/{report.pk}/halftime/'] button"
     )
-    assert button.text == ("Halftime and bench advice" if language == "en" else button.text)
+    assert button.text == said(language, "Halftime and bench advice")
     button.click()
     browser_wait(browser, 15).until(page_replaced(button))
     halftime = run_all(SimulationBatch.objects.get(kind="halftime"))
@@ -190,7 +198,11 @@ def test_the_doctor_walk(walk, live_server, browser, language):
     browser.get(live_server.url + swaps.get_absolute_url())
     read(browser, swaps, language, "swaps", ["swap-suggestions"], problems)
     first = swaps.results["swaps"][0]
+    if browser.get_window_size()["width"] != form_width:  # applied where the forms were used
+        browser.set_window_size(form_width, 900)
+        browser.refresh()
     apply = browser.find_element(By.CSS_SELECTOR, "#swap-suggestions tbody tr form button")
+    assert apply.text == said(language, "Apply to a copy of my deck")
     assert apply.is_displayed()
     apply.click()
     browser_wait(browser, 15).until(page_replaced(apply))
@@ -201,7 +213,8 @@ def test_the_doctor_walk(walk, live_server, browser, language):
     assert content["deck"][first["in"]] == before["deck"].get(first["in"], 0) + 1
     assert content["deck"].get(first["out"], 0) == before["deck"][first["out"]] - 1
     assert deck.versions.get().content == before  # the person's own deck is untouched
-    assert browser.find_elements(By.CSS_SELECTOR, "[role=status], .messages, .message")
+    message = browser.find_element(By.CSS_SELECTOR, ".messages .message.success").text
+    assert message == said(language, "A new deck was made with the swap; your deck is unchanged.")
 
     # The matchup matrix, from the form at the other width.
     matrix = start_from_the_form(browser, live_server, deck, "matrix", other_width)
