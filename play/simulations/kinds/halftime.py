@@ -317,19 +317,21 @@ class HalftimeKind(GauntletKind):
         def name(card_id):
             return cards[card_id].display_name if card_id in cards else card_id
 
-        def entries(key):
+        def entries(key, other):
+            """Each card's advice, with the name of the card its best swap pairs it with."""
             return [
                 {
                     **entry,
                     "name": name(entry["card"]),
+                    "best_name": name(entry["best"][other]) if entry["best"] else "",
                     "text": (entry.get("advice") or {}).get(lang, ""),
                 }
                 for entry in results.get(key, [])
             ]
 
         return {
-            "bench_rows": entries("bench"),
-            "out_rows": [e for e in entries("out_cards") if e["best"] is not None],
+            "bench_rows": entries("bench", "out"),
+            "out_rows": [e for e in entries("out_cards", "in") if e["best"] is not None],
             "halftime_rows": [
                 {**row, "out_name": name(row["out"]), "in_name": name(row["in"])} for row in rows
             ],

@@ -136,6 +136,12 @@ def read(browser, batch, language: str, name: str, tables: list[str], problems: 
             assert rows and rows[0].text.strip(), (name, table, width)
             browser.execute_script("arguments[0].scrollIntoView()", element)
             browser.save_screenshot(os.path.join(SHOTS, f"{name}-{table}-{language}-{width}.png"))
+            inner = "return arguments[0].scrollWidth - arguments[0].clientWidth"
+            if (
+                width > 1000
+                and browser.execute_script(inner, element.find_element(By.XPATH, "..")) > 0
+            ):
+                problems.append(f"{name} {width} px: #{table} scrolls sideways in its box")
             squeezed = browser.execute_script(SQUEEZED, element)
             if squeezed:
                 problems.append(f"{name} {width} px: #{table}'s headings squeezed: {squeezed}")

@@ -247,6 +247,11 @@ def test_the_advice_is_a_page_an_api_response_and_a_download(
     assert batch.status == "done"
     page = alice_client.get(batch.get_absolute_url()).content.decode()
     assert 'id="bench-advice"' in page and 'id="out-advice"' in page and "Planted" in page
+    # Each advice row names the card its best swap pairs it with, not only its id.
+    best = next(e["best"] for e in batch.results["out_cards"] if e["best"])
+    named = Card.objects.get(pk=best["in"]).display_name
+    start = page.index('id="out-advice"')
+    assert f"<code>{best['in']}</code> {named}</td>" in page[start : page.index("</table>", start)]
     api = alice_client.get(f"/api/simulations/{batch.pk}/").json()
     assert api["results"]["kind"] == "halftime" and api["results"]["bench"]
     assert {"en", "ja"} <= set(api["results"]["bench"][0]["advice"])
