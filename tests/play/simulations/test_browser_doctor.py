@@ -5,9 +5,12 @@ Signed in with a legal copy of a prebuilt deck that has a bench, a person starts
 from the deck page's Simulate form, reads it, presses "Halftime and bench advice" and reads
 that; opens swap suggestions and applies one to a copy of the deck; starts a matchup matrix
 from the form and reads it. Every results page is looked at 1280 and 390 px wide: its tables
-are there and shown, the page never scrolls sideways (a wide table scrolls inside its own
-box), and in Japanese no English is left (tests/test_japanese_pages.py's nets). In English the
-forms are used at 1280 px, in Japanese at 390 px (the card report; the matrix the other way).
+are there, shown (a folded one unfolded) and hold rows; the page never scrolls sideways; at
+1280 px no table scrolls inside its box; no heading is squeezed to a word (in Japanese a
+character) a line; and in Japanese no English is left (tests/test_japanese_pages.py's nets).
+What a person would find wrong is gathered and asserted at the end, so one run lists it all.
+In English the card report is started (and the swap applied) at 1280 px, in Japanese at 390
+px; the matrix is started at the other width.
 
 Chunks run in this process (services.chunk_run, as workers would) with tiny runs; nothing is
 published. The swap suggestions batch is made through the service: the Simulate form cannot
