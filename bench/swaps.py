@@ -4,7 +4,7 @@ Goal: "against a 6-deck field, a run over 200 candidate swaps finds any swap wor
 of win rate with 95% confidence, and finishes in <= 10 minutes on 2 workers".
 
 Usage: .venv/bin/python bench/swaps.py [--runs 8] [--seed 1] [--candidates 200]
-       [--effect "shoot:+2"] [--workers N] [--measure 3000]
+       [--effect "shoot:+2"] [--workers N] [--measure 3000] [--verify N] [--truth N]
        [--database cardlab_bench_swaps] [--redis redis://127.0.0.1:6379/9]
 
 It creates its own PostgreSQL database (dropped and re-created), migrates, loads the catalog,
@@ -17,12 +17,16 @@ Planted in. The field is the 6 prebuilt decks.
 `--measure N` first plays the planted swap against deck A on N fresh match seeds per field deck
 (paired, one process, never the batch's seeds) to say how good the planted swap really is.
 
+`--truth N` after the batch re-plays, with their real card ids, every swap that did not stand but
+might be worth +3 points (estimate >= +1, or a screening bound >= +2) on N fresh seeds a deck,
+and says whether any is clearly worth more than +3 points (a miss).
+
 Then it creates the swaps batch through `services.batch_create` (the runs cap, the stages) and
 runs it: inline, every chunk of every stage in this one process through `services.chunk_run`
 (as a worker would), or with `--workers N` on N real Celery worker processes (prefork
 concurrency 1, Redis db of `--redis`), polling the batch row. It prints the wall time, the
-matches played, the stages, whether the planted swap was found (ranked first) and stands after
-Holm's correction, its rank, the other swaps that stand, and the load average.
+matches played (deck A once a group), each stage's candidates and decisions, the planted swap's
+rank, confirmation and decision, the other swaps that stand, and the load average.
 """
 
 import argparse
@@ -60,6 +64,12 @@ def main() -> None:
     parser.add_argument("--measure-only", action="store_true", help="no batch, --measure only")
     parser.add_argument(
         "--verify", type=int, default=0, help="re-play each standing swap on N fresh seeds a deck"
+    )
+    parser.add_argument(
+        "--truth",
+        type=int,
+        default=0,
+        help="re-play every swap that did not stand but might be worth +3 on N fresh seeds a deck",
     )
     parser.add_argument("--database", default=DB_NAME, help="dropped and re-made")
     parser.add_argument("--redis", default=REDIS, help="Redis URL with its db (workers only)")
@@ -120,6 +130,8 @@ def main() -> None:
         for row in [r for r in batch.results["swaps"] if r["stands"]]:
             in_card = batch.params["in_cards"][row["in"]]
             measure(deck, [row["out"], row["in"]], in_card, args.verify)
+    if args.truth:
+        truth(deck, batch, args.truth)
 
 
 def plant(args):
@@ -195,6 +207,65 @@ def measure(deck, swap: list[str], in_card: dict, seeds: int) -> dict:
     return stat
 
 
+def truth(deck, batch, seeds: int) -> None:
+    """Look for misses: re-play, with their real card ids, every swap that did not stand and
+    whose estimate is at least +1 point or whose screening could not rule out +2, on `seeds`
+    fresh paired seeds a field deck, and print those whose fresh interval lies above +3 points
+    (a swap worth >= +3 that the run did not mark)."""
+    from unittest.mock import patch as patched
+
+    from play.simulations import swaps
+    from play.simulations.sides import latest_snapshot, prebuilt_decks
+
+    rows = [
+        r
+        for r in batch.results["swaps"]
+        if not r["stands"] and ((r["difference"] or 0) >= 0.01 or (r["screen_high"] or 0) >= 0.02)
+    ]
+    print(f"truth: {len(rows)} swaps that did not stand might be worth +3; re-playing them")
+    if not rows:
+        return
+    base = latest_snapshot(deck, "deck", {}, verb="played")[1]
+    pairs = [[r["out"], r["in"]] for r in rows]
+    totals = {str(i): [0, 0, 0] for i in range(len(rows))}
+    started = time.perf_counter()
+    real_ids = lambda snapshot, swap, in_cards: swaps.swapped(snapshot, swap, in_cards)  # noqa: E731
+    with patched.object(swaps, "stand_in", real_ids):
+        for number, opponent in enumerate(prebuilt_decks()):
+            side = latest_snapshot(opponent, "deck", {}, verb="played")[1]
+            result = swaps.run_chunk(
+                base=base,
+                opponent=side,
+                swaps=pairs,
+                alive=list(range(len(pairs))),
+                in_cards=batch.params["in_cards"],
+                params={},
+                runs=seeds,
+                seed=2 * 10**12 + number,  # never a batch's chunk seed
+            )
+            for key, (_wins, up, down) in result["candidates"].items():
+                total = totals[str(int(key))]
+                total[0] += seeds
+                total[1] += up
+                total[2] += down
+    misses = 0
+    for i, row in enumerate(rows):
+        stat = swaps.paired(*totals[str(i)])
+        low, high = stat["interval"]
+        miss = low > swaps.WORTH
+        misses += miss
+        print(
+            f"  {row['out']} -> {row['in']} ({row['decision']}, "
+            f"batch {row['difference'] * 100:+.1f}):"
+            f" fresh {stat['difference'] * 100:+.2f} [{low * 100:+.2f}, {high * 100:+.2f}]"
+            + ("  MISS: worth > +3" if miss else "")
+        )
+    print(
+        f"truth: {misses} of {len(rows)} re-played swaps are clearly worth more than +3 points "
+        f"({time.perf_counter() - started:.0f} s)"
+    )
+
+
 def create(user, deck, args, study, *, queue: bool):
     from play.simulations import services
 
@@ -234,12 +305,31 @@ def report(batch, planted, elapsed, args, load_before, load_after) -> None:
     row = rows[rank - 1] if rank else None
     standing = [r for r in rows if r["stands"]]
     mode = f"{args.workers} Celery worker(s)" if args.workers else "inline (one process)"
+    matches = sum(
+        result["runs"] * (1 + len(result["candidates"]))
+        for result in batch.chunks.exclude(result=None).values_list("result", flat=True)
+    )
     print(f"mode: {mode}; status {batch.status}; stages {results.get('stages')}")
     print(
         f"wall time: {elapsed:.1f} s (goal <= 600 s on 2 workers); matches played: "
-        f"{results.get('runs', 0):,} ({results.get('runs', 0) / elapsed:,.0f} matches/s); "
+        f"{matches:,} ({matches / elapsed:,.0f} matches/s); "
         f"chunks {batch.chunk_count}; candidates {results.get('candidates')}"
     )
+    decisions = {}
+    for r in rows:
+        decisions[r.get("decision")] = decisions.get(r.get("decision"), 0) + 1
+    for number, stage in enumerate(batch.params["stages"]):
+        print(
+            f"  stage {number + 1}{' (confirmation)' if stage['confirmation'] else ''}: "
+            f"{len(stage['alive'])} candidates, {stage['runs']} seeds a deck"
+            + (
+                f"; then {len(stage.get('below', []))} below +3, {len(stage.get('above', []))} "
+                "clearly above"
+                if not stage["confirmation"]
+                else ""
+            )
+        )
+    print(f"decisions: {decisions}; confirmed (Holm's family): {results.get('confirmed')}")
     if row is None:
         print("planted swap: NOT among the results")
     else:
@@ -251,12 +341,13 @@ def report(batch, planted, elapsed, args, load_before, load_after) -> None:
             + (
                 f"{confirmed['difference'] * 100:+.2f} points "
                 f"[{interval[0] * 100:+.2f}, {interval[1] * 100:+.2f}] on {confirmed['pairs']:,} "
-                f"fresh pairs, p={confirmed['p_value']:.2g}"
+                f"fresh pairs, one-sided p={confirmed['p_better']:.2g}, power "
+                f"{(confirmed.get('power') or 0) * 100:.1f}% at "
+                f"{(confirmed.get('sized_for') or 0) * 100:+.1f} points"
                 if confirmed
                 else "none (dropped before it)"
             )
-            + f"; stands after Holm (m={results.get('candidates')}): "
-            f"{'YES' if row['stands'] else 'no'}"
+            + f"; decision: {row['decision']}"
         )
     shown = ", ".join(f"{r['out']}->{r['in']} {r['difference'] * 100:+.1f}" for r in standing)
     print(f"swaps standing: {shown or 'none'}")

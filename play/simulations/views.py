@@ -274,15 +274,18 @@ def _stands(row) -> str:
 @login_required
 @require_GET
 def batch_swaps_csv(request, batch_id):
-    """A swaps batch's rows: each swap's paired counts, change, interval and verdict."""
+    """A swaps batch's rows: each swap's paired counts, change, interval, its confirmation on
+    fresh seeds (one-sided p of "no better", power at +3 points) and the decision."""
 
     def confirmed(row):
         stage = row["confirmed"] or {}
         return [
             stage.get("pairs", ""),
             stage.get("difference", ""),
-            stage.get("p_value", ""),
+            stage.get("p_better", ""),
+            stage.get("power", ""),
             _stands(row),
+            row.get("decision", ""),
         ]
 
     return _paired_swaps_csv(
@@ -290,7 +293,14 @@ def batch_swaps_csv(request, batch_id):
         batch_id,
         kind="swaps",
         columns=SWAP_COLUMNS,
-        tail_header=["confirmed_pairs", "confirmed_difference", "confirmed_p_value", "stands"],
+        tail_header=[
+            "confirmed_pairs",
+            "confirmed_difference",
+            "confirmed_p_better",
+            "confirmed_power_at_worth",
+            "stands",
+            "decision",
+        ],
         tail_of=confirmed,
     )
 

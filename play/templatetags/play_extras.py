@@ -16,6 +16,14 @@ def pct(value, digits=1):
 
 
 @register.filter
+def points(value, digits=1):
+    """Format a 0..1 change in win rate as signed percentage points: 0.031 -> "+3.1"."""
+    if value is None or value == "":
+        return "–"
+    return f"{float(value) * 100:+.{int(digits)}f}"
+
+
+@register.filter
 def sub(value, other):
     return (value or 0) - (other or 0)
 

@@ -1,5 +1,5 @@
-"""Swap suggestions (issue #29 item 2): legal candidates, paired seeds, successive halving,
-Holm's correction, refusals, and "apply to a copy"."""
+"""Swap suggestions (issue #29 item 2): legal candidates, paired seeds, screening against +3
+points, a confirmation sized for its power, Holm's correction, refusals, "apply to a copy"."""
 
 from collections import Counter
 from unittest.mock import patch
@@ -69,7 +69,7 @@ def test_the_baseline_and_every_candidate_play_the_same_seeds():
     real = swaps.play_match
 
     def recording(side_a, side_b, **kwargs):
-        seen.setdefault(tuple(card.id for card in side_a.cards), []).append(kwargs["seed"])
+        seen.setdefault(side_a.cards, []).append(kwargs["seed"])
         return real(side_a, side_b, **kwargs)
 
     with patch.object(swaps, "play_match", recording):
@@ -114,21 +114,85 @@ def test_a_candidate_as_good_as_the_deck_itself_changes_nothing_on_paired_seeds(
     assert result["candidates"]["0"] == [result["baseline_wins"], 0, 0]
 
 
-def stat(difference, low, high):
-    return {"difference": difference, "interval": [low, high]}
-
-
-def test_halving_keeps_the_better_half_and_drops_the_clearly_worse():
-    stats = {
-        0: stat(-0.02, -0.05, 0.01),
-        1: stat(0.03, 0.0, 0.06),
-        2: stat(-0.20, -0.30, -0.10),  # clearly worse
-        3: stat(0.01, -0.02, 0.04),
-        4: stat(-0.01, -0.04, 0.02),
-        5: stat(-0.15, -0.25, -0.05),  # clearly worse
+def test_screening_drops_what_cannot_be_worth_three_points_and_sends_on_what_clearly_is():
+    totals = {
+        0: [2000, 100, 300],  # -10 points: below
+        1: [2000, 500, 100],  # +20 points: above
+        2: [200, 30, 24],  # +3 points on 200 pairs: unclear
+        3: [48, 0, 0],  # no outcome changed in 48 pairs: too few to say
+        4: [5000, 0, 0],  # none changed in 5,000 pairs: cannot be worth +3
+        5: [0, 0, 0],  # not played yet
     }
-    assert swaps.next_alive(list(stats), stats) == [1, 3, 4]
-    assert swaps.next_alive([2, 5], stats) == []  # nothing clearly worse goes on
+    assert swaps.screen(list(totals), totals) == {
+        "below": [0, 4],
+        "above": [1],
+        "unclear": [2, 3, 5],
+    }
+
+
+def screening_then_confirmation(rng, *, p_up, p_down, first, opponents, family):
+    """Play one swap through the design with outcomes drawn from (p_up, p_down) a pair:
+    return "below" if the screening drops it, else whether its confirmation stands at Holm's
+    strictest level over `family` (as the kind does)."""
+    n = up = down = 0
+    for stage in range(swaps.SCREEN_STAGES):
+        pairs = swaps.stage_runs(first, stage) * opponents
+        u, d, _same = rng.multinomial(pairs, [p_up, p_down, 1 - p_up - p_down])
+        n, up, down = n + pairs, up + int(u), down + int(d)
+        decided = swaps.screen([0], {0: [n, up, down]})
+        if decided["below"]:
+            return "below"
+        if decided["above"]:
+            break
+    pairs, _variance, _effect = swaps.confirmation_pairs(n, up, down, family=family)
+    runs = max(first, -(-pairs // opponents))
+    u, d, _same = rng.multinomial(runs * opponents, [p_up, p_down, 1 - p_up - p_down])
+    p_better = swaps.paired(runs * opponents, int(u), int(d))["p_better"]
+    return p_better <= swaps.ALPHA / family
+
+
+@pytest.mark.parametrize(
+    ("p_up", "p_down"),
+    [(0.03, 0.0), (0.065, 0.035), (0.30, 0.27)],  # +3 points with few, some, many outcomes changed
+)
+def test_a_swap_worth_three_points_is_found_at_least_95_times_in_100(p_up, p_down):
+    """The goal's promise, checked on the design itself: 2,000 simulated runs of a swap worth
+    exactly +3 points (6 field decks, 8 seeds a deck first, 40 swaps confirmed alongside)."""
+    import numpy
+
+    rng = numpy.random.default_rng(29)
+    found = [
+        screening_then_confirmation(rng, p_up=p_up, p_down=p_down, first=8, opponents=6, family=40)
+        is True
+        for _ in range(2000)
+    ]
+    assert sum(found) / len(found) >= 0.95
+
+
+def test_a_swap_worth_nothing_rarely_stands():
+    import numpy
+
+    rng = numpy.random.default_rng(30)
+    outcomes = [
+        screening_then_confirmation(rng, p_up=0.05, p_down=0.05, first=8, opponents=6, family=1)
+        for _ in range(2000)
+    ]
+    assert sum(outcome is True for outcome in outcomes) / len(outcomes) <= 0.05
+    assert sum(outcome == "below" for outcome in outcomes) > 1000  # most stop in the screening
+
+
+def test_a_confirmation_is_sized_for_its_effect_and_its_family():
+    # the same screening, a larger family: more pairs (Holm's strictest level is alpha / m)
+    one, _v, worth = swaps.confirmation_pairs(1500, 200, 160, family=1)
+    forty, _v, _e = swaps.confirmation_pairs(1500, 200, 160, family=40)
+    assert forty > one > 0 and worth == swaps.WORTH
+    # a swap clearly worth +20 points needs far fewer games than one near +3
+    strong, _v, effect = swaps.confirmation_pairs(1500, 400, 100, family=40)
+    assert strong * 10 < forty and effect > 0.15
+    # the power the rows show: about 97.5% when the pairs asked for are played
+    pairs, variance, _e = swaps.confirmation_pairs(1500, 200, 160, family=40)
+    assert swaps.power_at(pairs, variance, 40) == pytest.approx(0.975, abs=0.002)
+    assert swaps.power_at(pairs // 4, variance, 40) < 0.6
 
 
 def test_holm_step_down_over_every_candidate_tested():
@@ -143,14 +207,9 @@ def test_paired_statistics():
     assert result["difference"] == pytest.approx(0.2)
     low, high = result["interval"]
     assert low < 0.2 < high and result["p_value"] < 0.01
+    assert result["p_better"] == pytest.approx(result["p_value"] / 2)  # one-sided, better
+    assert swaps.paired(100, 10, 30)["p_better"] > 0.99  # worse is not better
     assert swaps.paired(100, 0, 0)["p_value"] == 1.0
-
-
-def test_a_stage_plan_counts_every_stage_against_the_cap():
-    assert swaps.planned_stages(10) == [10, 5, 3, 3]
-    assert swaps.planned_runs(candidates=10, first=2, opponents=6) == (
-        (11 * 2 + 6 * 4 + 4 * 8 + 4 * 16) * 6
-    )
 
 
 # --- batches ---------------------------------------------------------------------------------
@@ -207,13 +266,17 @@ def test_a_planted_good_swap_is_found_and_stands(alice, planted):
     batch = run_all(batch)
     assert batch.status == "done"
     results = batch.results
-    assert results["complete"] and results["stages"] == 2 and results["correction"] == "holm"
+    assert results["complete"] and results["correction"] == "holm"
     best = results["swaps"][0]
     assert (best["out"], best["in"]) == ("02-171", card.id)
-    assert best["stands"] and best["difference"] > 0.03
+    assert best["stands"] and best["decision"] == "stands" and best["difference"] > 0.03
     assert best["confirmed"]["interval"][0] > 0
-    # the confirmation stage played fresh seeds: its pairs are twice the first stage's
-    assert best["confirmed"]["pairs"] == 2 * 80 * (len(results["field"]))
+    # the confirmation played fresh seeds, as many as its record asked, with its power kept
+    last = batch.params["stages"][-1]
+    assert last["confirmation"] and results["confirmed"] == len(last["alive"])
+    asked = last["runs_each"][str(best["number"])] * len(results["field"])
+    assert best["confirmed"]["pairs"] >= asked and best["confirmed"]["power"] >= 0.97
+    assert best["confirmed"]["sized_for"] >= swaps.WORTH
     assert deck.versions.count() == 1  # suggestions never touch the deck
 
 
@@ -229,13 +292,15 @@ def test_a_later_stage_is_planned_once_from_the_earlier_results(alice, planted, 
     deck, card = planted
     settings.SIMULATION_SWAPS_MAX_FIELD = 50
     batch = swaps_batch(alice, deck, runs=1, out=["02-171", "02-168", "02-163"])
-    stage0 = len(batch.params["stages"][0]["alive"])
-    assert stage0 > swaps.FINAL_KEEP
+    stage0 = batch.params["stages"][0]["alive"]
     for index in range(batch.chunk_count):
         services.chunk_run(batch_id=batch.pk, index=index)
     batch.refresh_from_db()
     assert batch.status != "done" and len(batch.params["stages"]) == 2
-    assert len(batch.params["stages"][1]["alive"]) <= (stage0 + 1) // 2
+    first, second = batch.params["stages"]
+    # 6 pairs each say nothing about +3 points: every candidate is unclear and plays on
+    assert first["below"] == [] and first["above"] == [] and second["alive"] == stage0
+    assert second["runs"] == 2 and not second["confirmation"]
     assert batch.chunks.count() == batch.chunk_count > 0
     assert (
         not services.batch_next_stage(batch_id=batch.pk)
@@ -243,6 +308,21 @@ def test_a_later_stage_is_planned_once_from_the_earlier_results(alice, planted, 
     )
     batch.refresh_from_db()
     assert len(batch.params["stages"]) == 2  # asking again adds nothing
+
+
+def test_a_confirmation_that_would_go_over_the_budget_is_scaled_down_and_says_so(alice, planted):
+    deck, card = planted
+    batch = swaps_batch(alice, deck, runs=40, out=["02-171"], **{"in": [card.id, "02-183"]})
+    kind = kind_named("swaps")
+    totals = {0: [240, 30, 30], 1: [240, 120, 10]}
+    roomy = {**batch.params, "budget": 10**6}
+    wanted, power, sized_for = kind._confirmation_runs(roomy, totals, [0, 1], 6, {})
+    assert power["0"] == pytest.approx(0.975, abs=0.01) and wanted[0] > wanted[1]
+    assert sized_for["0"] == swaps.WORTH < sized_for["1"]  # 1 is clearly better: sized for more
+    tight = {**batch.params, "budget": 3000}
+    scaled, kept, _sized = kind._confirmation_runs(tight, totals, [0, 1], 6, {})
+    assert kind._confirmation_matches(scaled, 6) <= 3000 < kind._confirmation_matches(wanted, 6)
+    assert kept["0"] < power["0"]
 
 
 def refusal(owner, deck, runs=10, **study):
@@ -262,6 +342,7 @@ def test_refusals_before_anything_is_queued(alice, planted, settings):
     settings.SIMULATION_MAX_RUNS = 10_000
     errors = refusal(alice, deck)  # the whole catalogue: thousands of swaps
     assert "candidates" in errors and "at most 10,000" in errors["candidates"][0]
+    assert "to screen" in errors["candidates"][0]
     settings.SIMULATION_SWAPS_MAX_FIELD = 3
     assert "6 decks" in refusal(alice, deck)["field"][0]
     settings.SIMULATION_SWAPS_MAX_FIELD = 50
