@@ -8,7 +8,7 @@ def deck_play_section(request, deck, *, is_legal: bool) -> dict:
     """Return the deck page's Play and Simulate section."""
     form = None
     if is_legal and request.user.is_authenticated:
-        form = SimulationForm(user=request.user)
+        form = SimulationForm(user=request.user, deck=deck)
     shared = []
     if request.user.is_authenticated:  # the viewer's own batches of this deck
         shared = batches_sharing_deck(deck=deck, owner=request.user)

@@ -1,4 +1,5 @@
-"""The Simulate form: kind, opponent deck, bots (strongest first), rule options, runs, seed."""
+"""The Simulate form: kind, opponent deck, bots (strongest first), rule options, runs, seed,
+and for swap suggestions where the cards come from and which to take out."""
 
 import json
 
@@ -12,6 +13,11 @@ from play.simulations.bots import BOTS, RULE_CHOICES, bot_choices, bot_label
 from play.simulations.kinds.base import BatchKind
 
 POLICY_LABELS = {name: bot_label(name) for name in BOTS}  # lazy: the solo form reads them too
+SWAP_FIELDS = ("swap_source", "swap_out")  # shown only for swap suggestions (site.js)
+SWAP_SOURCES = [
+    ("catalogue", _("The whole catalogue")),
+    ("collection", _("My collection (cards I own beyond this deck's copies)")),
+]
 
 
 def deck_kind_choices() -> list[tuple[str, str]]:
@@ -41,8 +47,27 @@ class SimulationForm(forms.Form):
         min_value=0, max_value=2**63 - 1, required=False, label=_("Seed (optional)")
     )
 
-    def __init__(self, *args, user=None, **kwargs):
+    swap_source = forms.ChoiceField(
+        choices=SWAP_SOURCES,
+        initial="catalogue",
+        required=False,
+        widget=forms.RadioSelect,
+        label=_("Cards to bring in"),
+    )
+    swap_out = forms.MultipleChoiceField(
+        choices=(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label=_("Cards to take out"),
+        help_text=_(
+            "None ticked: every card of the deck. Each card taken out tries every legal card "
+            "coming in (about 150 from the catalogue), so a few cards make a quicker search."
+        ),
+    )
+
+    def __init__(self, *args, user=None, deck=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["swap_out"].choices = self._deck_cards(deck)
         limit = settings.SIMULATION_MAX_RUNS
         chosen = self._chosen_kind()
         self.fields["runs"] = forms.IntegerField(
@@ -57,6 +82,40 @@ class SimulationForm(forms.Form):
         )
         self._word_the_empty_opponent()
         self._default_the_runs()
+
+    @staticmethod
+    def _deck_cards(deck) -> list[tuple[str, str]]:
+        """Return (card id, "id name ×copies") for each card of the deck's latest version."""
+        if deck is None:
+            return []
+        from catalog.models import Card
+        from decks.selectors import latest_version
+
+        version = latest_version(deck)
+        counts = (version.content.get("deck") or {}) if version else {}
+        cards = Card.objects.in_bulk(list(counts))
+        return [
+            (card_id, f"{card_id} {cards[card_id].display_name} ×{n}")
+            for card_id, n in sorted(counts.items())
+            if card_id in cards
+        ]
+
+    def main_fields(self):
+        """The fields every kind reads (the swap fields have their own fieldset)."""
+        return [field for field in self if field.name not in SWAP_FIELDS]
+
+    def swap_fields(self):
+        return [self[name] for name in SWAP_FIELDS]
+
+    def study(self) -> dict | None:
+        """Return the batch's study for the chosen kind: the swap suggestions' source and the
+        cards to take out (none ticked: every card), or None for every other kind."""
+        if self.cleaned_data.get("kind") != "swaps":
+            return None
+        study = {"source": self.cleaned_data.get("swap_source") or "catalogue"}
+        if self.cleaned_data.get("swap_out"):
+            study["out"] = list(self.cleaned_data["swap_out"])
+        return study
 
     def _chosen_kind(self):
         """Return the kind the form shows chosen (posted, asked for with ?kind=, or the default)."""

@@ -22,6 +22,10 @@ BROKER_UNAVAILABLE = gettext_lazy(
 )
 
 
+# The service's error keys that name a form field of another name (swap suggestions' study).
+SERVICE_FIELDS = {"source": "swap_source", "candidates": "swap_out"}
+
+
 @login_required
 def batch_new(request):
     slug = request.GET.get("deck") or request.POST.get("deck", "")
@@ -32,6 +36,7 @@ def batch_new(request):
     form = SimulationForm(
         request.POST if request.method == "POST" else None,
         user=request.user,
+        deck=deck,
         initial={"kind": request.GET.get("kind", "goldfish")},
     )
     if request.method == "POST" and form.is_valid():
@@ -48,10 +53,12 @@ def batch_new(request):
                     policy_a=values["policy_a"],
                     policy_b=values["policy_b"],
                     options=form.options(),
+                    study=form.study(),
                 ),
             )
         except services.BatchInvalid as exc:
             for field, errors in exc.errors.items():
+                field = SERVICE_FIELDS.get(field, field)
                 for error in errors:
                     form.add_error(field if field in form.fields else None, error)
         else:

@@ -61,6 +61,25 @@
       if (input.dataset.defaultsFollow === event.target.name) followDefault(input);
     });
   });
+  // A part of a form shown only for some values of another field (the Simulate form's swap
+  // options, for swap suggestions): data-shown-follows names the field, data-shown-for lists
+  // the values. Without JavaScript every part stays shown.
+  function followShown(part) {
+    var form = part.closest("form");
+    var other = form && form.elements[part.dataset.shownFollows];
+    if (!other) return;
+    part.hidden = (part.dataset.shownFor || "").split(" ").indexOf(other.value) < 0;
+  }
+  function followShownParts() {
+    document.querySelectorAll("[data-shown-follows]").forEach(followShown);
+  }
+  document.addEventListener("change", function (event) {
+    if (!event.target.form || !event.target.name) return;
+    event.target.form.querySelectorAll("[data-shown-follows]").forEach(function (part) {
+      if (part.dataset.shownFollows === event.target.name) followShown(part);
+    });
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", followShownParts); else followShownParts();
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", followChoices); else followChoices();
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", noteOwnNumbers); else noteOwnNumbers();
 

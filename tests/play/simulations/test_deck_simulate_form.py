@@ -140,3 +140,47 @@ def test_the_runs_start_at_the_chosen_kinds_default_and_tell_the_script_every_ki
 
     form = SimulationForm(user=None, initial={"kind": "halftime"})
     assert form["runs"].value() == halftime.default_runs
+
+
+def test_swap_suggestions_from_the_form_take_their_source_and_cards_out(alice, alice_client):
+    """Issue #29 item 2: the in-cards come from the catalogue or the collection, chosen on the
+    form, and a few cards to take out narrow the search; the service's refusals land on those
+    fields."""
+    from unittest.mock import patch
+
+    from decks.models import CollectionEntry
+    from decks.services import deck_copy
+
+    deck = deck_copy(deck=sample_deck(), owner=alice)
+    page = alice_client.get(reverse("play:batch-new"), {"deck": deck.slug}).content.decode()
+    assert 'data-shown-for="swaps"' in page and 'name="swap_source"' in page
+    version = deck.versions.get().content["deck"]
+    out = sorted(version)[:2]
+    for card_id in version:
+        assert f'value="{card_id}"' in page  # every card of the deck can be ticked
+    form = {
+        "deck": deck.slug,
+        "kind": "swaps",
+        "policy_a": "greedy",
+        "policy_b": "greedy",
+        "runs": 2,
+    }
+    # the collection holds nothing: refused on the source field, nothing queued
+    response = alice_client.post(
+        reverse("play:batch-new"), {**form, "swap_source": "collection", "swap_out": out}
+    )
+    assert response.status_code == 400 and not SimulationBatch.objects.exists()
+    assert 'href="#id_swap_source"' in response.content.decode()
+    CollectionEntry.objects.create(owner=alice, card_id="02-161", quantity=4)
+    with patch("play.simulations.services.queue_chunks"):
+        response = alice_client.post(
+            reverse("play:batch-new"), {**form, "swap_source": "collection", "swap_out": out}
+        )
+    assert response.status_code == 302
+    batch = SimulationBatch.objects.get()
+    assert batch.kind == "swaps" and batch.params["source"] == "collection"
+    assert {swap[0] for swap in batch.params["swaps"]} <= set(out)
+    assert {swap[1] for swap in batch.params["swaps"]} == {"02-161"}
+    # a card that is not in the deck cannot be ticked
+    response = alice_client.post(reverse("play:batch-new"), {**form, "swap_out": ["99-999"]})
+    assert response.status_code == 400 and "99-999" in response.content.decode()
