@@ -483,6 +483,8 @@ SIMULATION_CHUNK_GAMES = env_int("SIMULATION_CHUNK_GAMES", 1000)
 SIMULATION_CHUNK_SIZE: dict[str, int] = {}  # per-kind overrides by kind key (tests use them)
 # Swap suggestions (issue #29): the most decks a field may hold (every prebuilt deck plays).
 SIMULATION_SWAPS_MAX_FIELD = env_int("SIMULATION_SWAPS_MAX_FIELD", 50)
+# The most decks a matchup matrix plays (each pair: 16 decks are 120 pairs).
+SIMULATION_MATRIX_MAX_DECKS = env_int("SIMULATION_MATRIX_MAX_DECKS", 16)
 # Two queues: "chunks" for simulation work (the default), "control" for the reconciler, consumed
 # by a worker of its own (runlab, runstack), so a backlog of chunks can never delay it.
 CELERY_TASK_DEFAULT_QUEUE = "chunks"

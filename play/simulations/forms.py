@@ -13,7 +13,16 @@ from play.simulations.bots import BOTS, RULE_CHOICES, bot_choices, bot_label
 from play.simulations.kinds.base import BatchKind
 
 POLICY_LABELS = {name: bot_label(name) for name in BOTS}  # lazy: the solo form reads them too
-SWAP_FIELDS = ("swap_source", "swap_out")  # shown only for swap suggestions (site.js)
+# Fields one kind reads, each group in a fieldset shown only for its kind (site.js).
+KIND_FIELDS = {
+    "swaps": ("swap_source", "swap_out"),
+    "matrix": ("matrix_set", "matrix_decks"),
+}
+MATRIX_SETS = [
+    ("prebuilt", _("Every prebuilt deck")),
+    ("mine", _("My legal decks")),
+    ("list", _("A list of decks (links or share slugs below, one a line)")),
+]
 SWAP_SOURCES = [
     ("catalogue", _("The whole catalogue")),
     ("collection", _("My collection (cards I own beyond this deck's copies)")),
@@ -65,6 +74,27 @@ class SimulationForm(forms.Form):
         ),
     )
 
+    matrix_set = forms.ChoiceField(
+        choices=MATRIX_SETS,
+        initial="prebuilt",
+        required=False,
+        widget=forms.RadioSelect,
+        label=_("Decks in the matrix (with this one)"),
+    )
+    matrix_decks = forms.CharField(
+        required=False,
+        max_length=8000,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 4,
+                "placeholder": "https://…/decks/abc123/",
+                "aria-labelledby": "id_matrix_decks-legend",
+            }
+        ),
+        label=_("The list of decks"),
+        help_text=_("For a list: a deck's link or share slug a line; decks you can open."),
+    )
+
     def __init__(self, *args, user=None, deck=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["swap_out"].choices = self._deck_cards(deck)
@@ -101,21 +131,32 @@ class SimulationForm(forms.Form):
         ]
 
     def main_fields(self):
-        """The fields every kind reads (the swap fields have their own fieldset)."""
-        return [field for field in self if field.name not in SWAP_FIELDS]
+        """The fields every kind reads (a kind's own fields have their own fieldset)."""
+        own = {name for names in KIND_FIELDS.values() for name in names}
+        return [field for field in self if field.name not in own]
 
-    def swap_fields(self):
-        return [self[name] for name in SWAP_FIELDS]
+    def kind_groups(self):
+        """Return (kind key, kind label, its fields) for each kind with fields of its own."""
+        return [
+            (key, kinds.get(key).label, [self[name] for name in names])
+            for key, names in KIND_FIELDS.items()
+        ]
 
     def study(self) -> dict | None:
         """Return the batch's study for the chosen kind: the swap suggestions' source and the
-        cards to take out (none ticked: every card), or None for every other kind."""
-        if self.cleaned_data.get("kind") != "swaps":
-            return None
-        study = {"source": self.cleaned_data.get("swap_source") or "catalogue"}
-        if self.cleaned_data.get("swap_out"):
-            study["out"] = list(self.cleaned_data["swap_out"])
-        return study
+        cards to take out (none ticked: every card), the matrix's set of decks, or None."""
+        data = self.cleaned_data
+        if data.get("kind") == "swaps":
+            study = {"source": data.get("swap_source") or "catalogue"}
+            if data.get("swap_out"):
+                study["out"] = list(data["swap_out"])
+            return study
+        if data.get("kind") == "matrix":
+            study = {"set": data.get("matrix_set") or "prebuilt"}
+            if study["set"] == "list":
+                study["decks"] = (data.get("matrix_decks") or "").splitlines()
+            return study
+        return None
 
     def _chosen_kind(self):
         """Return the kind the form shows chosen (posted, asked for with ?kind=, or the default)."""

@@ -118,7 +118,7 @@ def test_a_matrix_needs_three_decks_and_fits_the_runs_cap(alice, settings):
     ).update(is_sample=False)
     with pytest.raises(services.BatchInvalid) as caught:
         matrix_batch(alice, prebuilt_decks().first())
-    assert "at least 3 decks" in caught.value.errors["deck_b"][0]
+    assert "at least 3 decks" in caught.value.errors["matrix_set"][0]
     assert not SimulationBatch.objects.exists()
 
 
@@ -131,3 +131,71 @@ def test_every_pair_counts_against_the_runs_cap(alice, settings):
         matrix_batch(alice, deck_copy(deck=prebuilt_decks().first(), owner=alice), runs=10)
     assert f"{10 * pairs:,} in all" in caught.value.errors["runs"][0]
     assert not SimulationBatch.objects.exists()
+
+
+def test_the_set_can_be_my_decks_or_a_shared_list_of_links(alice, alice_client, settings):
+    """Issue #29 item 3: a set of decks: my decks, the prebuilt ones, a shared list."""
+    from decks.services import deck_copy
+
+    prebuilt = list(prebuilt_decks())
+    mine = [deck_copy(deck=deck, owner=alice) for deck in prebuilt[:3]]
+
+    def create(**study):
+        with patch("play.simulations.services.queue_chunks"):
+            return services.batch_create(
+                owner=alice,
+                request=services.BatchRequest(
+                    kind="matrix", deck_a=mine[0], runs=2, seed=1, study=study
+                ),
+            )
+
+    batch = create(set="mine")
+    from play.simulations.kinds import get as kind_named
+
+    assert kind_named("matrix").against_text(batch) == "and my decks, each pair"
+    assert [side["name"] for side in batch.sides] == [mine[0].name] + sorted(
+        d.name for d in mine[1:]
+    )
+    bob = type(alice).objects.create_user("bob", password="pw-bob-12345")
+    bobs = deck_copy(deck=prebuilt[3], owner=bob)  # private: alice may not list it
+    lines = [
+        f"https://example.org/decks/{prebuilt[1].slug}/",
+        "",
+        prebuilt[2].slug,
+        f"/decks/{prebuilt[1].slug}/",  # the same deck twice counts once
+    ]
+    batch = create(set="list", decks=lines)
+    assert len(batch.sides) == 3  # deck A and the two listed
+    assert kind_named("matrix").opponent_text(batch) == "a list of 2 decks, each pair"
+    with pytest.raises(services.BatchInvalid) as caught:
+        create(set="list", decks=[prebuilt[1].slug, bobs.slug, "no such\x00deck"])
+    problems = caught.value.errors["matrix_decks"]
+    assert problems[0].startswith("Line 2:") and problems[1].startswith("Line 3:")
+    assert "\x00" not in problems[1]
+    settings.SIMULATION_MATRIX_MAX_DECKS = 3
+    with pytest.raises(services.BatchInvalid) as caught:
+        create(set="prebuilt")
+    assert "at most 3" in caught.value.errors["matrix_set"][0]
+    with pytest.raises(services.BatchInvalid) as caught:
+        create(set="list", decks=["x"] * 20)
+    assert "20 lines" in caught.value.errors["matrix_decks"][0]
+    with pytest.raises(services.BatchInvalid) as caught:
+        create(set="garden")
+    assert "matrix_set" in caught.value.errors
+    assert SimulationBatch.objects.count() == 2  # only the two accepted
+
+    # the form: the list typed in a textarea; a bad line is named on its field
+    form = {"deck": mine[0].slug, "kind": "matrix", "policy_a": "greedy", "runs": 2}
+    form.update(policy_b="greedy", matrix_set="list")
+    response = alice_client.post("/simulations/new/", {**form, "matrix_decks": "nothing-here"})
+    page = response.content.decode()
+    assert response.status_code == 400 and 'href="#id_matrix_decks"' in page
+    assert "Line 1:" in page
+    settings.SIMULATION_MATRIX_MAX_DECKS = 16
+    with patch("play.simulations.services.queue_chunks"):
+        response = alice_client.post(
+            "/simulations/new/",
+            {**form, "matrix_decks": f"{prebuilt[1].slug}\n{prebuilt[2].slug}"},
+        )
+    assert response.status_code == 302
+    assert SimulationBatch.objects.latest("pk").params["pairs"] == [[0, 1], [0, 2], [1, 2]]
