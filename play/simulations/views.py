@@ -23,7 +23,7 @@ BROKER_UNAVAILABLE = gettext_lazy(
 
 
 # The service's error keys that name a form field of another name (swap suggestions' study).
-SERVICE_FIELDS = {"source": "swap_source", "candidates": "swap_out"}
+SERVICE_FIELDS = {"source": "swap_source", "candidates": "swap_out", "out": "swap_out"}
 
 
 @login_required

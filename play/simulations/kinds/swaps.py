@@ -49,6 +49,12 @@ class SwapsKind(GauntletKind):
 
     def prepare(self, *, request, errors):
         study = request.study or {}
+        for key in ("out", "in"):  # narrow the swaps tried: lists of card ids
+            only = study.get(key)
+            if only is not None and (
+                not isinstance(only, list) or not all(isinstance(c, str) for c in only)
+            ):
+                errors[key] = [_("Give a list of card ids.")]
         source = study.get("source", "catalogue")
         if source not in SOURCES:
             errors["source"] = [

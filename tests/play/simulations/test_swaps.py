@@ -399,3 +399,20 @@ def test_the_report_is_a_page_an_api_response_and_a_download_and_applies_to_a_co
     ja = alice_client.get(batch.get_absolute_url()).content.decode()
     left = english_in(ja, _data_words())
     assert left == [], left
+
+
+@pytest.mark.parametrize(
+    "study",
+    [{"in": 5}, {"out": "02-171"}, {"out": [1, 2]}, {"in": {"02-161": 1}}, {"source": ["x"]}],
+)
+def test_a_malformed_study_is_refused_through_the_api(alice, alice_client, planted, study):
+    deck, _card = planted
+    response = alice_client.post(
+        "/api/simulations/",
+        {"kind": "swaps", "deck_a": deck.slug, "runs": 2, "study": study},
+        content_type="application/json",
+    )
+    assert response.status_code == 400, response.content
+    fields = {error["field"] for error in response.json()["errors"]}
+    assert fields & {"out", "in", "source"}, fields
+    assert not SimulationBatch.objects.exists()
