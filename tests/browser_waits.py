@@ -7,7 +7,10 @@ by clicking.
 `EC.staleness_of` only catches StaleElementReferenceException, but when a click replaces the
 document Chromium may instead answer "Node with given id does not belong to the document" (a
 plain WebDriverException) for the old element. `page_replaced` treats both as "gone" and then
-waits for the new document to finish loading, so the next find reads the new page.
+waits for the new document to finish loading, so the next find reads the new page. It does not
+poll for the swap: the browser watches the document (a MutationObserver) and answers as soon as
+the old element leaves it, so a walk of a hundred htmx swaps does not lose half a poll interval
+at each.
 """
 
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
@@ -27,12 +30,29 @@ def page_replaced(old):
 
     def condition(browser):
         try:
-            old.is_enabled()
+            gone = browser.execute_async_script(_DETACHED, old, DETACH_WATCH_MS)
         except (StaleElementReferenceException, WebDriverException):
-            return browser.execute_script("return document.readyState") == "complete"
-        return False
+            gone = True  # stale, or its document unloaded while the browser watched it
+        return gone and browser.execute_script("return document.readyState") == "complete"
 
     return condition
+
+
+# Answers true once `old` has left the document (at once if it has), false after `limitMs`:
+# the wait then asks again, so its own timeout still holds (overrun by at most `limitMs`).
+DETACH_WATCH_MS = 1000
+_DETACHED = """
+const old = arguments[0], limitMs = arguments[1], done = arguments[arguments.length - 1];
+if (!old.isConnected) return done(true);
+const observer = new MutationObserver(() => {
+  if (old.isConnected) return;
+  observer.disconnect();
+  clearTimeout(timer);
+  done(true);
+});
+const timer = setTimeout(() => { observer.disconnect(); done(false); }, limitMs);
+observer.observe(old.ownerDocument, { childList: true, subtree: true });
+"""
 
 
 # Loaded, no htmx request in flight, and no response (page, script, htmx swap, image) for

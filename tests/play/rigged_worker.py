@@ -5,7 +5,9 @@ fault=...)` in tests/play/workers.py), with either or both of:
 
 - `CHUNK_GATE=<path>`: each chunk, once claimed and inside its lease, waits until that file
   exists, so the test decides how long a chunk lasts (longer than the stall time, or until the
-  database connections are cut) and no test depends on how fast this machine plays matches;
+  database connections are cut) and no test depends on how fast this machine plays matches.
+  While it waits, `<path>.held` names the chunk held at the gate ("<index> <seed>"), so a test
+  knows which chunk is held without waiting a guessed time for one that slipped through;
 - `WORKER_FAULT=kill_after_last_chunk_commit`: the worker kills itself with SIGKILL right after
   committing its batch's last chunk and before the batch is marked done, the window that
   redelivery and the reconciler must close.
@@ -44,9 +46,15 @@ def gate_every_kind(gate: Path) -> None:
 
 
 def gated(run_chunk, gate: Path):
+    held = gate.with_name(gate.name + ".held")
+
     def run_when_let(**kwargs):
-        while not gate.exists():
-            time.sleep(0.05)
+        if not gate.exists():
+            written = held.with_name(held.name + ".new")  # renamed: never read half written
+            written.write_text(f"{kwargs['spec'].index} {kwargs['seed']}")
+            written.replace(held)
+            while not gate.exists():
+                time.sleep(0.05)
         return run_chunk(**kwargs)
 
     return run_when_let

@@ -9,11 +9,11 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.utils import timezone
 
 from catalog.services import catalog_load
 from decks.models import Deck
 from play.models import SimulationBatch, SimulationChunk
+from play.seeds import chunk_seed
 from play.simulations import queue, services
 from play.simulations import sides as deck_sides
 from tests.waits import wait_until
@@ -81,12 +81,18 @@ def test_a_gauntlet_plays_every_prebuilt_deck(setup, workers):
 
 # 100 and 60 chunks, with a gate the test closes once two have finished (tests/play/
 # rigged_worker.py): the worker is killed holding a claimed chunk, however fast it plays.
-@pytest.mark.parametrize("kind,runs", [("goldfish", 2000), ("touchdown", 1500)])
+# Goldfish chunks of 5 matches: what is checked is per chunk, and 100 of them need not play
+# 2000 matches twice (the reference batch and the killed one).
+KILLED_CHUNK_SIZE = {"goldfish": 5}
+
+
+@pytest.mark.parametrize("kind,runs", [("goldfish", 500), ("touchdown", 1500)])
 def test_kill_9_of_the_worker_mid_batch_loses_and_doubles_nothing(
-    setup, workers, kind, runs, tmp_path
+    setup, workers, kind, runs, tmp_path, settings
 ):
     if connection.vendor == "sqlite":
         pytest.skip("SQLite is not a multi-process database; this runs on PostgreSQL (CI).")
+    settings.SIMULATION_CHUNK_SIZE = {**SMALL_CHUNKS, **KILLED_CHUNK_SIZE}
     owner, decks = setup
     gate = tmp_path / "compute"
     gate.touch()
@@ -94,6 +100,7 @@ def test_kill_9_of_the_worker_mid_batch_loses_and_doubles_nothing(
     first = workers.start("w1", gate=gate)
     wait_until(lambda: finished(reference.pk), timeout=180, what="reference batch")
     batch = create(owner, decks, kind, runs, seed=99)
+    assert batch.chunks.count() == {"goldfish": 100, "touchdown": 60}[kind]
     wait_until(
         lambda: batch.chunks.filter(finished_at__isnull=False).count() >= 2,
         timeout=120,
@@ -224,19 +231,27 @@ def reference_results(owner, decks, runs: int, seed: int) -> dict:
 
 
 @pytest.mark.slow
-def test_twenty_kill_9s_over_a_batch_behind_a_backlog_change_nothing(setup, workers, tmp_path):
+def test_twenty_kill_9s_over_a_batch_behind_a_backlog_change_nothing(
+    setup, workers, tmp_path, settings
+):
     if connection.vendor == "sqlite":
         pytest.skip("SQLite is not a multi-process database; this runs on PostgreSQL (CI).")
     owner, decks = setup
-    # 300 chunks of 20 goldfish matches: a worker computes a few freely before each kill, and
-    # chunks must remain to be held until the twentieth (a loaded machine overshoots more)
-    runs, seed = 6000, 31
+    # 300 chunks of 5 goldfish matches: a worker computes a few freely before each kill, and
+    # chunks must remain to be held until the twentieth (a loaded machine overshoots more).
+    # What is checked is per chunk (attempts, redeliveries, the results summed from chunks), so
+    # the chunks are small: the fault-free reference and the run after the kills play a quarter
+    # of the matches 20-match chunks would.
+    settings.SIMULATION_CHUNK_SIZE = {**SMALL_CHUNKS, "goldfish": 5}
+    runs, seed = 1500, 31
     expected = reference_results(owner, decks, runs, seed)
 
-    backlog = create(owner, decks, "goldfish", 400, seed=5)  # its messages wait in front
+    backlog = create(owner, decks, "goldfish", 100, seed=5)  # 20 chunks, waiting in front
     batch = create(owner, decks, "goldfish", runs, seed=seed)
     ours = [backlog.pk, batch.pk]
+    assert batch.chunks.count() == 300 and backlog.chunks.count() == 20
     gate = tmp_path / "compute"  # absent: a claimed chunk waits, its lease kept fresh
+    held = tmp_path / "compute.held"  # the chunk waiting at the gate (tests/play/rigged_worker.py)
     env = {"SIMULATION_STALL_SECONDS": str(STALL)}
     last_reconcile = [0.0]
 
@@ -245,16 +260,17 @@ def test_twenty_kill_9s_over_a_batch_behind_a_backlog_change_nothing(setup, work
             services.batches_reconcile(stall_seconds=STALL)
             last_reconcile[0] = time.monotonic()
 
-    def held_since(moment):
-        """The chunk a gated worker claimed after `moment` and holds, if any."""
+    def held_chunk():
+        """The chunk the gated worker holds at the gate, once it says it holds one."""
         reconcile()
-        return (
-            SimulationChunk.objects.filter(
-                batch_id__in=ours, finished_at__isnull=True, last_attempt_at__gte=moment
-            )
-            .order_by("-last_attempt_at")
-            .first()
-        )
+        if not held.exists():
+            return None
+        index, seed = map(int, held.read_text().split())
+        chunks = SimulationChunk.objects.filter(batch_id__in=ours, index=index)
+        [chunk] = [
+            c for c in chunks.select_related("batch") if chunk_seed(c.batch.seed, index) == seed
+        ]
+        return chunk
 
     kills = 0
     name = 0
@@ -271,18 +287,16 @@ def test_twenty_kill_9s_over_a_batch_behind_a_backlog_change_nothing(setup, work
             what=f"worker w{name} computing",
         )
         while True:  # hold a chunk at its first attempt, then kill the worker holding it
-            moment = timezone.now()
+            held.unlink(missing_ok=True)  # (the gate is open: no worker waits at it)
             gate.unlink()
             left = SimulationChunk.objects.filter(batch_id__in=ours, finished_at__isnull=True)
             chunk = wait_until(
-                lambda moment=moment: held_since(moment),
+                held_chunk,
                 timeout=120,
                 interval=0.05,
                 what=f"a held chunk (kill {kills + 1}, {left.count()} chunks left)\n"
                 + workers.logs()[-3000:],
             )
-            time.sleep(0.3)
-            chunk.refresh_from_db()
             if chunk.finished_at is None and chunk.attempts == 1:
                 break
             gate.touch()  # a redelivered chunk (attempt 2) is let through: kill another
