@@ -21,9 +21,11 @@ found, each with at least 95% probability. Two parts, each allowed to miss 2.5%:
 - **Confirmation** plays every candidate not dropped on fresh seeds, as many as it needs to
   show a gain of WORTH (or of its screening lower bound, when higher) with Z_POWER's power
   (97.5%) after Holm's correction over the candidates confirmed. A swap "stands" when its
-  confirmation alone (seeds independent of the screening that chose it) rejects "no better"
-  one-sided at Holm's level: so the family is only the candidates confirmed, and a swap that
-  stands is better than the deck with 95% family-wise confidence.
+  confirmation alone (seeds independent of the screening that chose it) rejects "better by at
+  most MARGIN (+1 point)" one-sided at Holm's level: so the family is only the candidates
+  confirmed, and a swap that stands is better than the deck by more than a point with 95%
+  family-wise confidence (a real gain of half a point is no reason to change a card, and would
+  not show again on a few hundred fresh seeds).
 
 A batch may play at most its budget (SIMULATION_MAX_RUNS); the screening may use at most half
 of it (the kind refuses more), and a confirmation that would go over what is left is scaled
@@ -49,6 +51,7 @@ SCREEN_STAGES = 5  # screening stages (seeds double at each), then the confirmat
 Z_SCREEN = 2.5758293035489  # one-sided 0.5% a look: 5 looks miss a +3 swap at most 2.5%
 Z_POWER = 1.959963984540054  # the confirmation's power: 97.5% at the effect it is sized for
 ALPHA = 0.05  # family-wise error of "stands", over the candidates confirmed (Holm)
+MARGIN = 0.01  # a swap stands when it is better by more than this: +1 point of win rate
 
 
 def candidate_swaps(snapshot: dict, in_cards: dict[str, dict]) -> list[list[str]]:
@@ -201,9 +204,9 @@ def merge(results: list[dict]) -> dict:
     return {"baseline": baseline, "candidates": merged}
 
 
-def paired(n: int, up: int, down: int) -> dict:
-    """Return the paired difference's mean, 95% interval, two-sided p-value (normal) and the
-    one-sided p-value of "no better" (`p_better`)."""
+def paired(n: int, up: int, down: int, *, margin: float = 0.0) -> dict:
+    """Return the paired difference's mean, 95% interval, two-sided p-value of "no change"
+    (normal) and the one-sided p-value of "better by at most `margin`" (`p_better`)."""
     if n == 0:
         return {
             "pairs": 0,
@@ -218,7 +221,7 @@ def paired(n: int, up: int, down: int) -> dict:
     se = math.sqrt(var / n)
     if se == 0:
         p = 1.0 if mean == 0 else 0.0
-        better = 0.0 if mean > 0 else 1.0
+        better = 0.0 if mean > margin else 1.0
         return {
             "pairs": n,
             "difference": mean,
@@ -232,7 +235,7 @@ def paired(n: int, up: int, down: int) -> dict:
         "difference": mean,
         "interval": [mean - Z95 * se, mean + Z95 * se],
         "p_value": math.erfc(abs(z) / math.sqrt(2)),
-        "p_better": 0.5 * math.erfc(z / math.sqrt(2)),
+        "p_better": 0.5 * math.erfc((mean - margin) / se / math.sqrt(2)),
     }
 
 
@@ -293,7 +296,7 @@ def confirmation_pairs(n: int, up: int, down: int, *, family: int) -> tuple[int,
     effect = max(WORTH, low)
     variance = variance_bound(n, up, down)
     z = z_holm_first(family) + Z_POWER
-    return math.ceil(z * z * variance / (effect * effect)), variance, effect
+    return math.ceil(z * z * variance / (effect - MARGIN) ** 2), variance, effect
 
 
 def power_at(pairs: int, variance: float, family: int, effect: float = WORTH) -> float:
@@ -301,7 +304,7 @@ def power_at(pairs: int, variance: float, family: int, effect: float = WORTH) ->
     (Holm's strictest level over `family`, normal approximation)."""
     if pairs <= 0:
         return 0.0
-    return NormalDist().cdf(effect / math.sqrt(variance / pairs) - z_holm_first(family))
+    return NormalDist().cdf((effect - MARGIN) / math.sqrt(variance / pairs) - z_holm_first(family))
 
 
 def holm(p_values: dict[int, float], m: int, alpha: float = ALPHA) -> dict[int, bool]:
@@ -350,7 +353,7 @@ def summarize(*, swaps: list[list[str]], stages: list[dict], by_stage: dict[int,
         power = {int(k): v for k, v in stages[-1].get("power", {}).items()}
         sized_for = {int(k): v for k, v in stages[-1].get("sized_for", {}).items()}
         for key, (n, _wins, up, down) in merged_by_stage[len(stages) - 1]["candidates"].items():
-            confirmation[int(key)] = paired(n, up, down)
+            confirmation[int(key)] = paired(n, up, down, margin=MARGIN)
     p_values = {
         i: stat["p_better"] for i, stat in confirmation.items() if stat["p_better"] is not None
     }
@@ -400,6 +403,7 @@ def summarize(*, swaps: list[list[str]], stages: list[dict], by_stage: dict[int,
         "complete": bool(done),
         "correction": "holm",
         "worth": WORTH,
+        "margin": MARGIN,
         "confirmed": family,
         "swaps": rows,
     }

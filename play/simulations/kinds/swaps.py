@@ -333,6 +333,7 @@ class SwapsKind(GauntletKind):
 
         return {
             "worth_points": round((batch.results or {}).get("worth", swaps.WORTH) * 100),
+            "margin_points": round((batch.results or {}).get("margin", 0.0) * 100),
             "standing_count": sum(1 for row in rows if row.get("stands")),
             "swap_rows": [
                 {**row, "out_name": name(row["out"]), "in_name": name(row["in"])} for row in rows

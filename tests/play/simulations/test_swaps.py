@@ -147,7 +147,7 @@ def screening_then_confirmation(rng, *, p_up, p_down, first, opponents, family):
     pairs, _variance, _effect = swaps.confirmation_pairs(n, up, down, family=family)
     runs = max(first, -(-pairs // opponents))
     u, d, _same = rng.multinomial(runs * opponents, [p_up, p_down, 1 - p_up - p_down])
-    p_better = swaps.paired(runs * opponents, int(u), int(d))["p_better"]
+    p_better = swaps.paired(runs * opponents, int(u), int(d), margin=swaps.MARGIN)["p_better"]
     return p_better <= swaps.ALPHA / family
 
 
@@ -209,6 +209,11 @@ def test_paired_statistics():
     assert low < 0.2 < high and result["p_value"] < 0.01
     assert result["p_better"] == pytest.approx(result["p_value"] / 2)  # one-sided, better
     assert swaps.paired(100, 10, 30)["p_better"] > 0.99  # worse is not better
+    # better by more than a margin: a +1.5-point gain on 4,000 pairs is better than the deck,
+    # not clearly better by more than +1 point
+    small = {"n": 4000, "up": 430, "down": 370}
+    assert swaps.paired(*small.values())["p_better"] < 0.02
+    assert swaps.paired(*small.values(), margin=swaps.MARGIN)["p_better"] > 0.2
     assert swaps.paired(100, 0, 0)["p_value"] == 1.0
 
 
