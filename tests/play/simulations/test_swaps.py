@@ -285,7 +285,16 @@ def test_a_planted_good_swap_is_found_and_stands(alice, planted):
     assert deck.versions.count() == 1  # suggestions never touch the deck
 
 
-def test_the_same_seed_gives_the_same_report(alice, planted):
+@pytest.fixture
+def short_confirmation(monkeypatch):
+    """A confirmation of 60 pairs a candidate instead of the thousands its power needs: for
+    tests of what a batch does with its stages (seeds, pages, downloads), not of its power."""
+    monkeypatch.setattr(
+        swaps, "confirmation_pairs", lambda n, up, down, *, family: (60, 0.3, swaps.WORTH)
+    )
+
+
+def test_the_same_seed_gives_the_same_report(alice, planted, short_confirmation):
     deck, card = planted
     study = {"out": ["02-171"], "in": [card.id]}
     first = run_all(swaps_batch(alice, deck, runs=2, seed=11, **study))
@@ -369,7 +378,7 @@ def test_the_collection_offers_only_cards_owned_beyond_the_decks_copies(alice, p
 
 
 def test_the_report_is_a_page_an_api_response_and_a_download_and_applies_to_a_copy(
-    alice, alice_client, bob_client, planted
+    alice, alice_client, bob_client, planted, short_confirmation
 ):
     from decks.models import Deck
 
