@@ -13,8 +13,10 @@ In English the card report is started (and the swap applied) at 1280 px, in Japa
 px; the matrix is started at the other width.
 
 Chunks run in this process (services.chunk_run, as workers would) with tiny runs; nothing is
-published. The swap suggestions batch is made through the service: the Simulate form cannot
-narrow the candidates (out, in), and the whole catalogue is thousands of swaps.
+published. The swap suggestions batch is made through the service with two candidates: the
+Simulate form narrows the cards taken out, not the cards brought in (the API's study.in), and
+one card out against the catalogue is about 150 swaps; its confirmation plays 60 pairs a
+candidate instead of the thousands its power needs (the walk reads pages, not power).
 Screenshots go to the system's temporary folder (doctor-walk/), for a person to look at.
 """
 
@@ -36,6 +38,7 @@ from catalog.services import catalog_load
 from decks.models import Deck
 from play.models import SimulationBatch
 from play.simulations import services
+from play.simulations import swaps as swap_maths
 from play.simulations.sides import prebuilt_decks
 from tests.browser_waits import browser_wait, page_replaced
 
@@ -99,7 +102,11 @@ def walk(live_server, browser):
         }
     )
     os.makedirs(SHOTS, exist_ok=True)
-    with patch("play.simulations.services.queue_chunks"):
+    short = lambda n, up, down, *, family: (60, 0.3, swap_maths.WORTH)  # noqa: E731
+    with (
+        patch("play.simulations.services.queue_chunks"),
+        patch.object(swap_maths, "confirmation_pairs", short),
+    ):
         yield user, deck
 
 
