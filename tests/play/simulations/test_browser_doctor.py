@@ -41,6 +41,7 @@ from play.simulations import services
 from play.simulations import swaps as swap_maths
 from play.simulations.sides import prebuilt_decks
 from tests.browser_waits import browser_wait, page_replaced
+from tests.play.simulations.inline import run_all
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -66,21 +67,6 @@ def said(language: str, text: str) -> str:
     """Return an English UI text as a person reading `language` sees it."""
     with translation.override(language):
         return gettext(text)
-
-
-def run_all(batch) -> SimulationBatch:
-    """Run every chunk of every stage in this process, as workers would."""
-    while True:
-        batch.refresh_from_db()
-        left = list(
-            batch.chunks.filter(finished_at__isnull=True)
-            .order_by("index")
-            .values_list("index", flat=True)
-        )
-        if not left or not batch.is_active:
-            return batch
-        for index in left:
-            services.chunk_run(batch_id=batch.pk, index=index)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from play.engine.cards import Card as EngineCard
 from play.models import SimulationBatch
 from play.simulations import halftime, services
 from play.simulations.sides import latest_snapshot, prebuilt_decks
+from tests.play.simulations.inline import run_all
 
 pytestmark = pytest.mark.django_db
 
@@ -122,20 +123,6 @@ def create(owner, deck, *, runs, seed=3, kind="halftime", **study):
                 kind=kind, deck_a=deck, runs=runs, seed=seed, study=study
             ),
         )
-
-
-def run_all(batch) -> SimulationBatch:
-    while True:
-        batch.refresh_from_db()
-        left = list(
-            batch.chunks.filter(finished_at__isnull=True)
-            .order_by("index")
-            .values_list("index", flat=True)
-        )
-        if not left or not batch.is_active:
-            return batch
-        for index in left:
-            services.chunk_run(batch_id=batch.pk, index=index)
 
 
 @pytest.fixture

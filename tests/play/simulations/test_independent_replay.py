@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from play.seeds import chunk_seed
-from tests.play.simulations.test_swaps import planted, run_all, swaps_batch  # noqa: F401
+from tests.play.simulations.inline import run_all
+from tests.play.simulations.test_swaps import planted, swaps_batch  # noqa: F401
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 

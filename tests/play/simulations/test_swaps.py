@@ -12,6 +12,7 @@ from play.models import SimulationBatch
 from play.simulations import services, swaps
 from play.simulations.kinds import get as kind_named
 from play.simulations.sides import latest_snapshot, prebuilt_decks
+from tests.play.simulations.inline import run_all
 
 pytestmark = pytest.mark.django_db
 
@@ -237,21 +238,6 @@ def planted(alice):
     )
     deck = deck_copy(deck=prebuilt_decks().first(), owner=alice)
     return deck, card
-
-
-def run_all(batch) -> SimulationBatch:
-    """Run every chunk of every stage in this process, as workers would."""
-    while True:
-        batch.refresh_from_db()
-        left = list(
-            batch.chunks.filter(finished_at__isnull=True)
-            .order_by("index")
-            .values_list("index", flat=True)
-        )
-        if not left or not batch.is_active:
-            return batch
-        for index in left:
-            services.chunk_run(batch_id=batch.pk, index=index)
 
 
 def swaps_batch(owner, deck, *, runs, seed=3, **study):
